@@ -107,45 +107,47 @@ class Opening:
     name: str = ""
 
 
-def load_openings(path: str) -> list[Opening]:
-    """EPD (one FEN/EPD per line) or PGN (mainline moves of each game) openings."""
-    out: list[Opening] = []
+def opening_from_epd_line(line: str) -> Opening:
+    fields = line.split()
+    if len(fields) >= 6 and fields[4].isdigit() and fields[5].rstrip(";").isdigit():
+        board = chess.Board(" ".join(fields[:6]))
+    else:
+        board = chess.Board()
+        board.set_epd(line)
+    return Opening(board.fen())
+
+
+def load_openings(path: str) -> list[Opening | str]:
+    """EPD (one FEN/EPD per line) or PGN (mainline moves of each game) openings.
+
+    EPD lines are returned unparsed (parsing 100k+ FENs is slow); choose_openings()
+    parses the ones it picks.
+    """
     if path.lower().endswith(".pgn"):
+        out: list[Opening | str] = []
         with open(path, encoding="utf-8", errors="replace") as f:
             while True:
                 game = chess.pgn.read_game(f)
                 if game is None:
                     break
                 board = game.board()
-                fen = board.fen()
                 moves = [mv.uci() for mv in game.mainline_moves()]
-                out.append(Opening(fen, moves, game.headers.get("Opening", "")))
+                out.append(Opening(board.fen(), moves, game.headers.get("Opening", "")))
         return out
     with open(path, encoding="utf-8") as f:
-        for line in f:
-            line = line.strip()
-            if not line or line.startswith("#"):
-                continue
-            fields = line.split()
-            if len(fields) >= 6 and fields[4].isdigit() and fields[5].rstrip(";").isdigit():
-                board = chess.Board(" ".join(fields[:6]))
-            else:
-                board = chess.Board()
-                board.set_epd(line)
-            out.append(Opening(board.fen()))
-    return out
+        return [ln.strip() for ln in f if ln.strip() and not ln.lstrip().startswith("#")]
 
 
-def choose_openings(openings: list[Opening], count: int, seed: int) -> list[Opening]:
+def choose_openings(openings: list[Opening | str], count: int, seed: int) -> list[Opening]:
     """``count`` openings in random order (without repetition while possible)."""
     rng = random.Random(seed)
     if not openings:
         return [Opening(chess.STARTING_FEN)] * count
     out: list[Opening] = []
     while len(out) < count:
-        batch = list(openings)
-        rng.shuffle(batch)
-        out.extend(batch[: count - len(out)])
+        for i in rng.sample(range(len(openings)), min(count - len(out), len(openings))):
+            o = openings[i]
+            out.append(o if isinstance(o, Opening) else opening_from_epd_line(o))
     return out
 
 

@@ -1,0 +1,48 @@
+use super::slow::{slider_attacks, BISHOP_DIRECTIONS, ROOK_DIRECTIONS};
+use crate::types::{Bitboard, Square};
+
+/// For each pair of squares on a common rank, file or diagonal: the whole line through both
+/// (edge to edge), and the squares strictly between them. Empty for unaligned pairs.
+struct LineTables {
+    line: [[u64; 64]; 64],
+    between: [[u64; 64]; 64],
+}
+
+const fn build() -> LineTables {
+    let mut t = LineTables { line: [[0; 64]; 64], between: [[0; 64]; 64] };
+    let mut a = 0;
+    while a < 64 {
+        let mut b = 0;
+        while b < 64 {
+            let bb = 1u64 << b;
+            let mut kind = 0;
+            while kind < 2 {
+                let dirs = if kind == 0 { &ROOK_DIRECTIONS } else { &BISHOP_DIRECTIONS };
+                if a != b && slider_attacks(a, 0, dirs) & bb != 0 {
+                    t.line[a][b] = (slider_attacks(a, 0, dirs) & slider_attacks(b, 0, dirs))
+                        | (1u64 << a)
+                        | bb;
+                    t.between[a][b] = slider_attacks(a, bb, dirs) & slider_attacks(b, 1u64 << a, dirs);
+                }
+                kind += 1;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+}
+
+static LINES: LineTables = build();
+
+/// The full line (rank, file or diagonal, edge to edge) through `a` and `b`; empty if unaligned.
+#[inline(always)]
+pub fn line(a: Square, b: Square) -> Bitboard {
+    Bitboard(LINES.line[a.index()][b.index()])
+}
+
+/// The squares strictly between `a` and `b` on their common line; empty if unaligned or adjacent.
+#[inline(always)]
+pub fn between(a: Square, b: Square) -> Bitboard {
+    Bitboard(LINES.between[a.index()][b.index()])
+}

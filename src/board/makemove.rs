@@ -1,0 +1,96 @@
+//! Making a move on a copy of the board, with incremental Zobrist key, clocks and rights.
+
+use super::{zobrist, Board};
+use crate::attacks::pawn_attacks;
+use crate::types::{CastleSide, Color, Move, MoveFlag, Piece, PieceType};
+
+impl Board {
+    /// The position after the legal move `mv`. Moves that are not legal here must not be passed
+    /// (check them with [`Board::is_legal`] first when they come from outside the generator).
+    #[inline]
+    pub fn make_move(&self, mv: Move) -> Board {
+        let mut board = *self;
+        board.apply_move(mv);
+        board
+    }
+
+    fn apply_move(&mut self, mv: Move) {
+        let us = self.side_to_move;
+        let them = !us;
+        let (from, to) = (mv.from(), mv.to());
+        let Some(piece) = self.piece_on(from) else {
+            debug_assert!(false, "no piece on the origin of {mv:?}");
+            return;
+        };
+        let old_castling = self.castling;
+
+        if let Some(ep) = self.en_passant.take() {
+            self.key ^= zobrist::en_passant(ep);
+        }
+        self.halfmove_clock += 1;
+        if us == Color::Black {
+            self.fullmove_number += 1;
+        }
+        let mut double_push_target = None;
+
+        match mv.flag() {
+            MoveFlag::Castle => {
+                let side = if to > from { CastleSide::King } else { CastleSide::Queen };
+                let (king_to, rook_to) = Board::castle_destinations(us, side);
+                let rook = Piece::new(us, PieceType::Rook);
+                self.remove_piece(piece, from);
+                self.remove_piece(rook, to);
+                self.put_piece(piece, king_to);
+                self.put_piece(rook, rook_to);
+            }
+            flag => {
+                if flag == MoveFlag::EnPassant {
+                    self.remove_piece(Piece::new(them, PieceType::Pawn), to.forward(them));
+                } else if mv.is_capture() {
+                    if let Some(captured) = self.piece_on(to) {
+                        self.remove_piece(captured, to);
+                    }
+                }
+                if mv.is_capture() || piece.piece_type() == PieceType::Pawn {
+                    self.halfmove_clock = 0;
+                }
+                self.remove_piece(piece, from);
+                let placed = mv.promotion().map_or(piece, |p| Piece::new(us, p));
+                self.put_piece(placed, to);
+                if flag == MoveFlag::DoublePush {
+                    double_push_target = Some(from.forward(us));
+                }
+            }
+        }
+
+        if old_castling.0 != 0 {
+            if piece.piece_type() == PieceType::King {
+                self.castling.remove_color(us);
+            }
+            for color in Color::ALL {
+                for side in CastleSide::BOTH {
+                    if let Some(rook) = self.castle_rook(color, side) {
+                        if rook == from || rook == to {
+                            self.castling.remove(color, side);
+                        }
+                    }
+                }
+            }
+            self.key ^= zobrist::castling(old_castling) ^ zobrist::castling(self.castling);
+        }
+
+        self.side_to_move = them;
+        self.key ^= zobrist::side(Color::Black);
+        self.update_checks_and_pins();
+
+        // Record the en-passant square only if the reply can really capture there.
+        if let Some(ep) = double_push_target {
+            let capturers = pawn_attacks(us, ep) & self.pieces_of(them, PieceType::Pawn);
+            if capturers.into_iter().any(|p| self.en_passant_is_legal(p, ep)) {
+                self.en_passant = Some(ep);
+                self.key ^= zobrist::en_passant(ep);
+            }
+        }
+        debug_assert_eq!(self.key, self.compute_hash());
+    }
+}

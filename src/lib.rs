@@ -1,0 +1,6 @@
+//! escaque: a UCI chess engine. The rules (`types`, `attacks`, `board`) never depend on the search.
+
+pub mod attacks;
+pub mod board;
+pub mod perft;
+pub mod types;

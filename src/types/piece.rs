@@ -1,0 +1,123 @@
+use super::Color;
+
+/// A kind of piece, regardless of colour.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum PieceType {
+    Pawn = 0,
+    Knight = 1,
+    Bishop = 2,
+    Rook = 3,
+    Queen = 4,
+    King = 5,
+}
+
+impl PieceType {
+    pub const ALL: [PieceType; 6] = [
+        PieceType::Pawn,
+        PieceType::Knight,
+        PieceType::Bishop,
+        PieceType::Rook,
+        PieceType::Queen,
+        PieceType::King,
+    ];
+
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The piece type with this index (0 = pawn … 5 = king); indices above 5 wrap to king.
+    #[inline(always)]
+    pub const fn from_index(index: usize) -> PieceType {
+        match index {
+            0 => PieceType::Pawn,
+            1 => PieceType::Knight,
+            2 => PieceType::Bishop,
+            3 => PieceType::Rook,
+            4 => PieceType::Queen,
+            _ => PieceType::King,
+        }
+    }
+
+    /// The lower-case letter used in FEN and in UCI promotions.
+    pub const fn to_char(self) -> char {
+        match self {
+            PieceType::Pawn => 'p',
+            PieceType::Knight => 'n',
+            PieceType::Bishop => 'b',
+            PieceType::Rook => 'r',
+            PieceType::Queen => 'q',
+            PieceType::King => 'k',
+        }
+    }
+
+    pub fn from_char(c: char) -> Option<PieceType> {
+        Some(match c.to_ascii_lowercase() {
+            'p' => PieceType::Pawn,
+            'n' => PieceType::Knight,
+            'b' => PieceType::Bishop,
+            'r' => PieceType::Rook,
+            'q' => PieceType::Queen,
+            'k' => PieceType::King,
+            _ => return None,
+        })
+    }
+}
+
+/// A coloured piece, packed as `color * 6 + piece_type` so `Option<Piece>` stays one byte.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+#[rustfmt::skip]
+pub enum Piece {
+    WhitePawn, WhiteKnight, WhiteBishop, WhiteRook, WhiteQueen, WhiteKing,
+    BlackPawn, BlackKnight, BlackBishop, BlackRook, BlackQueen, BlackKing,
+}
+
+impl Piece {
+    #[rustfmt::skip]
+    const ALL: [Piece; 12] = [
+        Piece::WhitePawn, Piece::WhiteKnight, Piece::WhiteBishop, Piece::WhiteRook, Piece::WhiteQueen, Piece::WhiteKing,
+        Piece::BlackPawn, Piece::BlackKnight, Piece::BlackBishop, Piece::BlackRook, Piece::BlackQueen, Piece::BlackKing,
+    ];
+
+    #[inline(always)]
+    pub const fn new(color: Color, piece_type: PieceType) -> Piece {
+        Piece::ALL[color as usize * 6 + piece_type as usize]
+    }
+
+    /// 0..12, for per-piece tables (Zobrist keys, piece-square tables, histories).
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    #[inline(always)]
+    pub const fn color(self) -> Color {
+        if (self as u8) < 6 {
+            Color::White
+        } else {
+            Color::Black
+        }
+    }
+
+    #[inline(always)]
+    pub const fn piece_type(self) -> PieceType {
+        PieceType::from_index(self as usize % 6)
+    }
+
+    /// FEN letter: upper case for White.
+    pub fn to_char(self) -> char {
+        let c = self.piece_type().to_char();
+        match self.color() {
+            Color::White => c.to_ascii_uppercase(),
+            Color::Black => c,
+        }
+    }
+
+    pub fn from_char(c: char) -> Option<Piece> {
+        let piece_type = PieceType::from_char(c)?;
+        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        Some(Piece::new(color, piece_type))
+    }
+}
