@@ -1,6 +1,8 @@
 //! escaque: a UCI chess engine. The rules (`types`, `attacks`, `board`) never depend on the search.
 
 pub mod attacks;
+pub mod bench;
 pub mod board;
 pub mod perft;
+pub mod search;
 pub mod types;

@@ -1,0 +1,37 @@
+//! What a `go` asks for: the UCI limits, parsed but not yet turned into a time budget.
+
+use std::time::{Duration, Instant};
+
+/// The limits of one search, as given by `go`. Times are in milliseconds; negative clock values
+/// from a GUI are clamped to zero by the parser.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    /// Search for a mate in this many moves (full moves, as UCI defines it).
+    pub mate: Option<i32>,
+    pub movetime: Option<u64>,
+    pub wtime: Option<u64>,
+    pub btime: Option<u64>,
+    pub winc: Option<u64>,
+    pub binc: Option<u64>,
+    pub movestogo: Option<u32>,
+    pub infinite: bool,
+    pub ponder: bool,
+}
+
+/// When the search must stop, computed from [`Limits`] by the time manager when `go` is read.
+/// `soft`: do not start another iteration after this; `hard`: abort at once.
+#[derive(Copy, Clone, Debug)]
+pub struct TimeBudget {
+    pub start: Instant,
+    pub soft: Option<Duration>,
+    pub hard: Option<Duration>,
+}
+
+impl TimeBudget {
+    /// No time limit (depth, nodes, mate or infinite searches).
+    pub fn unlimited(start: Instant) -> TimeBudget {
+        TimeBudget { start, soft: None, hard: None }
+    }
+}

@@ -1,0 +1,135 @@
+//! The search, behind a small facade ([`Engine`]) that the UCI loop, `bench` and tests drive.
+//! `go` starts the search on its own thread and returns at once; `stop`, `ponderhit` and `wait`
+//! control it. Results leave only through a [`Reporter`].
+
+pub mod limits;
+pub mod report;
+mod simple;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+pub use limits::{Limits, TimeBudget};
+pub use report::{Bound, Reporter, Score, SearchInfo, SilentReporter};
+
+use crate::board::Board;
+use crate::types::Move;
+
+/// Everything one search needs to know.
+#[derive(Clone, Debug)]
+pub struct SearchRequest {
+    pub board: Board,
+    /// Keys of the game's earlier positions, oldest first (for repetition detection).
+    pub history: Vec<u64>,
+    pub limits: Limits,
+    pub budget: TimeBudget,
+    /// Number of principal variations to report (MultiPV), at least 1.
+    pub multipv: usize,
+    /// If not empty, only these root moves are searched.
+    pub searchmoves: Vec<Move>,
+}
+
+/// Flags shared between the controller and the search threads.
+#[derive(Default)]
+pub struct SearchSignals {
+    /// Set to end the search now (`stop`, `quit`, or the time manager's hard limit).
+    pub stop: AtomicBool,
+    /// True while pondering or in `go infinite`: the search must not end (or print `bestmove`)
+    /// on its own until this is cleared by `ponderhit` or the search is stopped.
+    pub hold: AtomicBool,
+    /// True while pondering: time limits do not run yet.
+    pub pondering: AtomicBool,
+}
+
+/// The engine: owns the search thread, the transposition table and the options.
+pub struct Engine {
+    signals: Arc<SearchSignals>,
+    worker: Option<JoinHandle<()>>,
+    hash_mb: usize,
+    threads: usize,
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    pub const DEFAULT_HASH_MB: usize = 16;
+
+    pub fn new() -> Engine {
+        Engine {
+            signals: Arc::new(SearchSignals::default()),
+            worker: None,
+            hash_mb: Self::DEFAULT_HASH_MB,
+            threads: 1,
+        }
+    }
+
+    /// Starts a search and returns at once. A search still running is stopped first.
+    pub fn go(&mut self, request: SearchRequest, reporter: Arc<dyn Reporter>) {
+        self.stop();
+        self.wait();
+        self.signals.stop.store(false, Ordering::Release);
+        let hold = request.limits.infinite || request.limits.ponder;
+        self.signals.hold.store(hold, Ordering::Release);
+        self.signals.pondering.store(request.limits.ponder, Ordering::Release);
+        let signals = Arc::clone(&self.signals);
+        self.worker = Some(std::thread::spawn(move || {
+            simple::search(&request, &signals, reporter.as_ref());
+        }));
+    }
+
+    /// Asks the search to stop; `bestmove` follows from the search thread.
+    pub fn stop(&self) {
+        self.signals.hold.store(false, Ordering::Release);
+        self.signals.stop.store(true, Ordering::Release);
+    }
+
+    /// The opponent played the move we pondered on: the search goes on under normal time rules.
+    pub fn ponderhit(&self) {
+        self.signals.pondering.store(false, Ordering::Release);
+        self.signals.hold.store(false, Ordering::Release);
+    }
+
+    /// Blocks until the running search (if any) has printed its `bestmove`.
+    pub fn wait(&mut self) {
+        if let Some(worker) = self.worker.take() {
+            let _ = worker.join();
+        }
+    }
+
+    pub fn is_searching(&self) -> bool {
+        self.worker.as_ref().is_some_and(|w| !w.is_finished())
+    }
+
+    /// Resizes the transposition table (waits for a running search first).
+    pub fn set_hash_mb(&mut self, mb: usize) {
+        self.wait();
+        self.hash_mb = mb.max(1);
+    }
+
+    pub fn set_threads(&mut self, threads: usize) {
+        self.wait();
+        self.threads = threads.max(1);
+    }
+
+    /// `ucinewgame`: forget everything learned (hash table, histories); options stay.
+    pub fn new_game(&mut self) {
+        self.wait();
+    }
+
+    /// The `Clear Hash` button: empties the transposition table.
+    pub fn clear_hash(&mut self) {
+        self.wait();
+    }
+
+    pub fn hash_mb(&self) -> usize {
+        self.hash_mb
+    }
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+}

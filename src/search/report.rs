@@ -1,0 +1,58 @@
+//! How the search tells the outside world what it found. The search never prints: the UCI loop,
+//! `bench` and tests each install their own [`Reporter`].
+
+use crate::types::Move;
+
+/// A search score from the side to move's point of view.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns.
+    Centipawns(i32),
+    /// Mate in this many moves (not plies); negative when the side to move gets mated.
+    /// `Mate(0)` means the side to move is checkmated now.
+    Mate(i32),
+}
+
+/// Whether a reported score is exact or only a bound (from a failed aspiration window).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+/// One `info` line's worth of search progress.
+#[derive(Clone, Debug)]
+pub struct SearchInfo {
+    pub depth: i32,
+    pub seldepth: i32,
+    /// 1-based MultiPV index.
+    pub multipv: usize,
+    pub score: Score,
+    pub bound: Bound,
+    /// Win/draw/loss per mille, when the search can estimate it.
+    pub wdl: Option<(u32, u32, u32)>,
+    pub nodes: u64,
+    pub time_ms: u64,
+    /// Transposition table use, per mille.
+    pub hashfull: u32,
+    pub pv: Vec<Move>,
+}
+
+/// Receives search output. Implementations must be cheap and must not block for long.
+pub trait Reporter: Send + Sync {
+    /// Progress after an iteration (or a MultiPV line of one).
+    fn info(&self, info: &SearchInfo);
+    /// A free-form `info string` message.
+    fn message(&self, _text: &str) {}
+    /// The final answer; `None` when the root position has no legal move.
+    fn best_move(&self, best: Option<Move>, ponder: Option<Move>);
+}
+
+/// A reporter that discards everything (bench, tests, datagen).
+pub struct SilentReporter;
+
+impl Reporter for SilentReporter {
+    fn info(&self, _: &SearchInfo) {}
+    fn best_move(&self, _: Option<Move>, _: Option<Move>) {}
+}
