@@ -125,7 +125,7 @@ def run_cli_perft(binary: str, depth: int, fen: str | None = None, threads: int 
 
 
 _MNPS_RE = re.compile(r"([\d.]+)\s*Mnps", re.IGNORECASE)
-_NPS_RE = re.compile(r"(?<![\w.])([\d.]+)\s*nps\b", re.IGNORECASE)
+_NPS_RE = re.compile(r"(?<![\w.])([\d.]+)\s*nps\b|\bnps\s*[:=]?\s*([\d.]+)", re.IGNORECASE)
 _TIME_MS_RE = re.compile(r"(?<![\w.])([\d.]+)\s*ms\b")
 _TIME_S_RE = re.compile(r"(?<![\w.])([\d.]+)\s*s\b")
 
@@ -139,7 +139,7 @@ def parse_engine_timing(stderr: str) -> dict[str, float]:
     else:
         m = _NPS_RE.search(stderr)
         if m:
-            out["mnps"] = float(m.group(1)) / 1e6
+            out["mnps"] = float(m.group(1) or m.group(2)) / 1e6
     m = _TIME_MS_RE.search(stderr)
     if m:
         out["seconds"] = float(m.group(1)) / 1000.0
