@@ -15,7 +15,10 @@ pub fn perft(board: &Board, depth: u32) -> u64 {
         _ => {
             let mut moves = MoveList::new();
             board.generate_all(&mut moves);
-            moves.iter().map(|&mv| perft(&board.make_move(mv), depth - 1)).sum()
+            moves
+                .iter()
+                .map(|&mv| perft(&board.make_move(mv), depth - 1))
+                .sum()
         }
     }
 }

@@ -9,7 +9,10 @@ struct LineTables {
 }
 
 const fn build() -> LineTables {
-    let mut t = LineTables { line: [[0; 64]; 64], between: [[0; 64]; 64] };
+    let mut t = LineTables {
+        line: [[0; 64]; 64],
+        between: [[0; 64]; 64],
+    };
     let mut a = 0;
     while a < 64 {
         let mut b = 0;
@@ -17,12 +20,17 @@ const fn build() -> LineTables {
             let bb = 1u64 << b;
             let mut kind = 0;
             while kind < 2 {
-                let dirs = if kind == 0 { &ROOK_DIRECTIONS } else { &BISHOP_DIRECTIONS };
+                let dirs = if kind == 0 {
+                    &ROOK_DIRECTIONS
+                } else {
+                    &BISHOP_DIRECTIONS
+                };
                 if a != b && slider_attacks(a, 0, dirs) & bb != 0 {
                     t.line[a][b] = (slider_attacks(a, 0, dirs) & slider_attacks(b, 0, dirs))
                         | (1u64 << a)
                         | bb;
-                    t.between[a][b] = slider_attacks(a, bb, dirs) & slider_attacks(b, 1u64 << a, dirs);
+                    t.between[a][b] =
+                        slider_attacks(a, bb, dirs) & slider_attacks(b, 1u64 << a, dirs);
                 }
                 kind += 1;
             }

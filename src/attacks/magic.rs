@@ -153,14 +153,28 @@ const ROOK_TABLE_SIZE: usize = 102_400;
 const BISHOP_TABLE_SIZE: usize = 5_248;
 const TABLE_SIZE: usize = ROOK_TABLE_SIZE + BISHOP_TABLE_SIZE;
 
-const fn magic_entries(dirs: &[(i8, i8); 4], magics: &[u64; 64], first_offset: usize) -> [Magic; 64] {
-    let mut entries = [Magic { mask: 0, magic: 0, shift: 0, offset: 0 }; 64];
+const fn magic_entries(
+    dirs: &[(i8, i8); 4],
+    magics: &[u64; 64],
+    first_offset: usize,
+) -> [Magic; 64] {
+    let mut entries = [Magic {
+        mask: 0,
+        magic: 0,
+        shift: 0,
+        offset: 0,
+    }; 64];
     let mut offset = first_offset;
     let mut sq = 0;
     while sq < 64 {
         let mask = relevant_mask(sq, dirs);
         let bits = mask.count_ones();
-        entries[sq] = Magic { mask, magic: magics[sq], shift: 64 - bits, offset: offset as u32 };
+        entries[sq] = Magic {
+            mask,
+            magic: magics[sq],
+            shift: 64 - bits,
+            offset: offset as u32,
+        };
         offset += 1 << bits;
         sq += 1;
     }
@@ -168,11 +182,17 @@ const fn magic_entries(dirs: &[(i8, i8); 4], magics: &[u64; 64], first_offset: u
 }
 
 static ROOK_MAGIC: [Magic; 64] = magic_entries(&ROOK_DIRECTIONS, &ROOK_MAGICS, 0);
-static BISHOP_MAGIC: [Magic; 64] = magic_entries(&BISHOP_DIRECTIONS, &BISHOP_MAGICS, ROOK_TABLE_SIZE);
+static BISHOP_MAGIC: [Magic; 64] =
+    magic_entries(&BISHOP_DIRECTIONS, &BISHOP_MAGICS, ROOK_TABLE_SIZE);
 
 /// Index of `occupied` within the slice of `entry`: magic multiply-shift, or PEXT order when
 /// `pext_order` is set (subset number `n` of the carry-rippler sits at `n`).
-const fn fill(table: &mut [u64; TABLE_SIZE], entries: &[Magic; 64], dirs: &[(i8, i8); 4], pext_order: bool) {
+const fn fill(
+    table: &mut [u64; TABLE_SIZE],
+    entries: &[Magic; 64],
+    dirs: &[(i8, i8); 4],
+    pext_order: bool,
+) {
     let mut sq = 0;
     while sq < 64 {
         let e = entries[sq];
@@ -237,7 +257,10 @@ mod tests {
     /// Every table entry of every square against the ray walker: all subsets of each mask.
     #[test]
     fn every_entry_matches_ray_walker() {
-        for (entries, dirs) in [(&ROOK_MAGIC, &ROOK_DIRECTIONS), (&BISHOP_MAGIC, &BISHOP_DIRECTIONS)] {
+        for (entries, dirs) in [
+            (&ROOK_MAGIC, &ROOK_DIRECTIONS),
+            (&BISHOP_MAGIC, &BISHOP_DIRECTIONS),
+        ] {
             let mut total = 0usize;
             for sq in 0..64 {
                 let mask = entries[sq].mask;
@@ -246,7 +269,11 @@ mod tests {
                     // Bits outside the mask must not change the answer.
                     let noise = subset.wrapping_mul(0x9E37_79B9_7F4A_7C15) & !mask;
                     let got = lookup(&entries[sq], Bitboard(subset | noise));
-                    assert_eq!(got.0, slider_attacks(sq, subset | noise, dirs), "square {sq} occ {subset:#x}");
+                    assert_eq!(
+                        got.0,
+                        slider_attacks(sq, subset | noise, dirs),
+                        "square {sq} occ {subset:#x}"
+                    );
                     total += 1;
                     subset = subset.wrapping_sub(mask) & mask;
                     if subset == 0 {

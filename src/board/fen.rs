@@ -14,7 +14,9 @@ pub enum FenError {
     /// The placement field does not have 8 ranks.
     RankCount(usize),
     /// A rank of the placement field does not cover exactly 8 files.
-    RankLength { rank: usize },
+    RankLength {
+        rank: usize,
+    },
     /// A character that is neither a piece letter nor a digit 1–8.
     BadPlacementChar(char),
     /// The side to move is not `w` or `b`.
@@ -30,7 +32,10 @@ pub enum FenError {
     BadHalfmoveClock(String),
     BadFullmoveNumber(String),
     /// A side has no king or more than one.
-    KingCount { color: Color, count: u32 },
+    KingCount {
+        color: Color,
+        count: u32,
+    },
     /// A pawn on the first or eighth rank.
     PawnOnBackRank(Square),
     /// The side that just moved is in check.
@@ -40,12 +45,20 @@ pub enum FenError {
 impl fmt::Display for FenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            FenError::FieldCount(n) => write!(f, "expected 6 fields (or 4 without clocks), got {n}"),
+            FenError::FieldCount(n) => {
+                write!(f, "expected 6 fields (or 4 without clocks), got {n}")
+            }
             FenError::RankCount(n) => write!(f, "piece placement has {n} ranks, expected 8"),
             FenError::RankLength { rank } => {
-                write!(f, "rank {} of the placement does not have 8 squares", 8 - rank)
+                write!(
+                    f,
+                    "rank {} of the placement does not have 8 squares",
+                    8 - rank
+                )
             }
-            FenError::BadPlacementChar(c) => write!(f, "invalid character '{c}' in piece placement"),
+            FenError::BadPlacementChar(c) => {
+                write!(f, "invalid character '{c}' in piece placement")
+            }
             FenError::BadSideToMove(s) => write!(f, "side to move must be 'w' or 'b', got '{s}'"),
             FenError::BadCastling(s) => write!(f, "invalid castling field '{s}'"),
             FenError::CastlingPiecesMissing(c) => {
@@ -56,7 +69,11 @@ impl fmt::Display for FenError {
             FenError::BadHalfmoveClock(s) => write!(f, "invalid halfmove clock '{s}'"),
             FenError::BadFullmoveNumber(s) => write!(f, "invalid fullmove number '{s}'"),
             FenError::KingCount { color, count } => {
-                let side = if *color == Color::White { "white" } else { "black" };
+                let side = if *color == Color::White {
+                    "white"
+                } else {
+                    "black"
+                };
                 write!(f, "{side} has {count} kings, expected exactly 1")
             }
             FenError::PawnOnBackRank(sq) => write!(f, "pawn on the first or last rank ({sq})"),
@@ -111,8 +128,12 @@ impl Board {
         board.update_checks_and_pins();
         // Keep the en-passant square only when a capture there is legal (as after a real move).
         if let Some(ep) = en_passant {
-            let capturers = pawn_attacks(them, ep) & board.pieces_of(board.side_to_move, PieceType::Pawn);
-            if capturers.into_iter().any(|p| board.en_passant_is_legal(p, ep)) {
+            let capturers =
+                pawn_attacks(them, ep) & board.pieces_of(board.side_to_move, PieceType::Pawn);
+            if capturers
+                .into_iter()
+                .any(|p| board.en_passant_is_legal(p, ep))
+            {
                 board.en_passant = Some(ep);
             }
         }
@@ -153,11 +174,19 @@ impl Board {
             for side in CastleSide::BOTH {
                 if let Some(rook) = self.castle_rook(color, side) {
                     let c = if self.outermost_rook(color, side) == Some(rook) {
-                        if side == CastleSide::King { 'k' } else { 'q' }
+                        if side == CastleSide::King {
+                            'k'
+                        } else {
+                            'q'
+                        }
                     } else {
                         rook.file().to_char()
                     };
-                    fen.push(if color == Color::White { c.to_ascii_uppercase() } else { c });
+                    fen.push(if color == Color::White {
+                        c.to_ascii_uppercase()
+                    } else {
+                        c
+                    });
                 }
             }
         }
@@ -168,7 +197,10 @@ impl Board {
             Some(sq) => fen.push_str(&format!(" {sq}")),
             None => fen.push_str(" -"),
         }
-        fen.push_str(&format!(" {} {}", self.halfmove_clock, self.fullmove_number));
+        fen.push_str(&format!(
+            " {} {}",
+            self.halfmove_clock, self.fullmove_number
+        ));
         fen
     }
 
@@ -226,14 +258,21 @@ fn parse_castling(board: &mut Board, field: &str) -> Result<(), FenError> {
         return Ok(());
     }
     for c in field.chars() {
-        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
         let king = board.king(color);
         let rank = Rank::FIRST.relative_to(color);
         let rook = match c.to_ascii_lowercase() {
             'k' => board.outermost_rook(color, CastleSide::King),
             'q' => board.outermost_rook(color, CastleSide::Queen),
             'a'..='h' => {
-                let sq = Square::from_coords(File::from_char(c.to_ascii_lowercase()).unwrap_or(File::A), rank);
+                let sq = Square::from_coords(
+                    File::from_char(c.to_ascii_lowercase()).unwrap_or(File::A),
+                    rank,
+                );
                 let ok = king.rank() == rank
                     && sq != king
                     && board.piece_on(sq) == Some(Piece::new(color, PieceType::Rook));
@@ -242,7 +281,11 @@ fn parse_castling(board: &mut Board, field: &str) -> Result<(), FenError> {
             _ => return Err(FenError::BadCastling(field.to_string())),
         };
         let rook = rook.ok_or(FenError::CastlingPiecesMissing(c))?;
-        let side = if rook.file() > king.file() { CastleSide::King } else { CastleSide::Queen };
+        let side = if rook.file() > king.file() {
+            CastleSide::King
+        } else {
+            CastleSide::Queen
+        };
         if board.castling.has(color, side) {
             return Err(FenError::BadCastling(field.to_string()));
         }
@@ -256,7 +299,9 @@ fn parse_en_passant(board: &Board, field: &str) -> Result<Option<Square>, FenErr
     if field == "-" {
         return Ok(None);
     }
-    let sq: Square = field.parse().map_err(|_| FenError::BadEnPassant(field.to_string()))?;
+    let sq: Square = field
+        .parse()
+        .map_err(|_| FenError::BadEnPassant(field.to_string()))?;
     let us = board.side_to_move;
     let them = !us;
     // The square a double push skipped: on rank 6 (from the mover's side), empty, with the

@@ -24,7 +24,10 @@ pub struct Game {
 
 impl Game {
     pub fn new(board: Board) -> Game {
-        Game { board, history: Vec::new() }
+        Game {
+            board,
+            history: Vec::new(),
+        }
     }
     #[inline]
     pub fn board(&self) -> &Board {
@@ -41,7 +44,11 @@ impl Game {
     }
     /// How many times the current position has occurred, this time included.
     pub fn repetition_count(&self) -> usize {
-        1 + repetitions_of(self.board.hash(), self.board.halfmove_clock(), &self.history)
+        1 + repetitions_of(
+            self.board.hash(),
+            self.board.halfmove_clock(),
+            &self.history,
+        )
     }
     pub fn is_threefold_repetition(&self) -> bool {
         self.repetition_count() >= 3
@@ -51,7 +58,9 @@ impl Game {
         let board = &self.board;
         if !board.has_legal_moves() {
             return Some(if board.in_check() {
-                Outcome::Checkmate { winner: !board.side_to_move() }
+                Outcome::Checkmate {
+                    winner: !board.side_to_move(),
+                }
             } else {
                 Outcome::Stalemate
             });
@@ -73,5 +82,11 @@ impl Game {
 /// last capture or pawn move cannot repeat, so the scan stops there.
 pub fn repetitions_of(key: u64, halfmove_clock: u16, history: &[u64]) -> usize {
     let reach = (halfmove_clock as usize).min(history.len());
-    history[history.len() - reach..].iter().rev().skip(1).step_by(2).filter(|&&k| k == key).count()
+    history[history.len() - reach..]
+        .iter()
+        .rev()
+        .skip(1)
+        .step_by(2)
+        .filter(|&&k| k == key)
+        .count()
 }

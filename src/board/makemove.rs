@@ -35,7 +35,11 @@ impl Board {
 
         match mv.flag() {
             MoveFlag::Castle => {
-                let side = if to > from { CastleSide::King } else { CastleSide::Queen };
+                let side = if to > from {
+                    CastleSide::King
+                } else {
+                    CastleSide::Queen
+                };
                 let (king_to, rook_to) = Board::castle_destinations(us, side);
                 let rook = Piece::new(us, PieceType::Rook);
                 self.remove_piece(piece, from);
@@ -86,7 +90,10 @@ impl Board {
         // Record the en-passant square only if the reply can really capture there.
         if let Some(ep) = double_push_target {
             let capturers = pawn_attacks(us, ep) & self.pieces_of(them, PieceType::Pawn);
-            if capturers.into_iter().any(|p| self.en_passant_is_legal(p, ep)) {
+            if capturers
+                .into_iter()
+                .any(|p| self.en_passant_is_legal(p, ep))
+            {
                 self.en_passant = Some(ep);
                 self.key ^= zobrist::en_passant(ep);
             }

@@ -241,7 +241,11 @@ impl Board {
         Color::ALL.into_iter().any(|color| {
             CastleSide::BOTH.into_iter().any(|side| {
                 self.castle_rook(color, side).is_some_and(|rook| {
-                    let rook_file = if side == CastleSide::King { File::H } else { File::A };
+                    let rook_file = if side == CastleSide::King {
+                        File::H
+                    } else {
+                        File::A
+                    };
                     rook.file() != rook_file || self.king(color).file() != File::new(4)
                 })
             })
@@ -306,7 +310,10 @@ impl Board {
                 let c = self.piece_on(sq).map_or(' ', |p| p.to_char());
                 out.push_str(&format!(" | {c}"));
             }
-            out.push_str(&format!(" | {}\n +---+---+---+---+---+---+---+---+\n", rank + 1));
+            out.push_str(&format!(
+                " | {}\n +---+---+---+---+---+---+---+---+\n",
+                rank + 1
+            ));
         }
         out.push_str("   a   b   c   d   e   f   g   h\n");
         out

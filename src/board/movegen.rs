@@ -38,15 +38,23 @@ pub trait MoveSink {
     fn special_move(&mut self, mv: Move);
 }
 
-const PROMOTIONS: [PieceType; 4] =
-    [PieceType::Queen, PieceType::Knight, PieceType::Rook, PieceType::Bishop];
+const PROMOTIONS: [PieceType; 4] = [
+    PieceType::Queen,
+    PieceType::Knight,
+    PieceType::Rook,
+    PieceType::Bishop,
+];
 
 impl MoveSink for MoveList {
     #[inline(always)]
     fn piece_moves(&mut self, board: &Board, from: Square, targets: Bitboard) {
         let them = board.colored(!board.side_to_move());
         for to in targets {
-            let flag = if them.has(to) { MoveFlag::Capture } else { MoveFlag::Quiet };
+            let flag = if them.has(to) {
+                MoveFlag::Capture
+            } else {
+                MoveFlag::Quiet
+            };
             self.push(Move::new(from, to, flag));
         }
     }
@@ -166,7 +174,10 @@ impl Board {
         if mv.is_null() || !self.colored(self.side_to_move()).has(mv.from()) {
             return false;
         }
-        let mut finder = FindMove { wanted: mv, found: false };
+        let mut finder = FindMove {
+            wanted: mv,
+            found: false,
+        };
         self.generate::<_, true, true>(Bitboard::from(mv.from()), &mut finder);
         finder.found
     }
@@ -211,7 +222,7 @@ impl Board {
         let destinations = destinations & check_mask;
         let pinned = self.pinned();
 
-        for from in self.pieces_of(us, PieceType::Knight) & origins - pinned {
+        for from in self.pieces_of(us, PieceType::Knight) & (origins - pinned) {
             sink.piece_moves(self, from, knight_attacks(from) & destinations);
         }
         for from in self.diagonal_sliders(us) & origins {
@@ -294,7 +305,11 @@ impl Board {
                     } else {
                         PawnMoves::Capture
                     };
-                    sink.pawn_moves(Bitboard::from(to), to.index() as i8 - from.index() as i8, kind);
+                    sink.pawn_moves(
+                        Bitboard::from(to),
+                        to.index() as i8 - from.index() as i8,
+                        kind,
+                    );
                 }
             }
 
@@ -333,7 +348,9 @@ impl Board {
             return;
         }
         for side in CastleSide::BOTH {
-            let Some(rook) = self.castle_rook(us, side) else { continue };
+            let Some(rook) = self.castle_rook(us, side) else {
+                continue;
+            };
             let (king_to, rook_to) = Board::castle_destinations(us, side);
             let king_path = between(king, king_to) | Bitboard::from(king_to);
             let rook_path = between(rook, rook_to) | Bitboard::from(rook_to);
@@ -343,7 +360,10 @@ impl Board {
             }
             // The castling rook is lifted off: it may be what shields a square on the king's path.
             let occupied = self.occupied().without(rook);
-            if king_path.into_iter().any(|sq| self.is_attacked_by(sq, !us, occupied)) {
+            if king_path
+                .into_iter()
+                .any(|sq| self.is_attacked_by(sq, !us, occupied))
+            {
                 continue;
             }
             sink.special_move(Move::new(king, rook, MoveFlag::Castle));

@@ -33,7 +33,11 @@ impl Board {
             return "0000".to_string();
         }
         let to = if mv.is_castle() && !chess960 {
-            let side = if mv.to() > mv.from() { CastleSide::King } else { CastleSide::Queen };
+            let side = if mv.to() > mv.from() {
+                CastleSide::King
+            } else {
+                CastleSide::Queen
+            };
             Board::castle_destinations(self.side_to_move(), side).0
         } else {
             mv.to()
@@ -57,7 +61,12 @@ impl Board {
         let promotion = match text[4..].chars().next() {
             None => None,
             Some(c) => match PieceType::from_char(c) {
-                Some(p) if !matches!(p, PieceType::Pawn | PieceType::King) && c.is_ascii_lowercase() => Some(p),
+                Some(p)
+                    if !matches!(p, PieceType::Pawn | PieceType::King)
+                        && c.is_ascii_lowercase() =>
+                {
+                    Some(p)
+                }
                 _ => return Err(syntax()),
             },
         };

@@ -117,7 +117,11 @@ impl Piece {
 
     pub fn from_char(c: char) -> Option<Piece> {
         let piece_type = PieceType::from_char(c)?;
-        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
         Some(Piece::new(color, piece_type))
     }
 }

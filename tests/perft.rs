@@ -1,0 +1,145 @@
+//! Perft node counts: the six classic positions under plain `cargo test`, and the shared EPD
+//! suites (128 standard + 960 Chess960 positions) when ../shared is present.
+
+use std::path::PathBuf;
+
+use escaque::board::Board;
+use escaque::perft::{divide, perft};
+
+fn check(fen: &str, expected: &[u64]) {
+    let board = Board::from_fen(fen).unwrap();
+    for (i, &nodes) in expected.iter().enumerate() {
+        assert_eq!(perft(&board, i as u32 + 1), nodes, "{fen} depth {}", i + 1);
+    }
+}
+
+#[test]
+fn start_position() {
+    check(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        &[20, 400, 8_902, 197_281, 4_865_609, 119_060_324],
+    );
+}
+
+#[test]
+fn kiwipete() {
+    check(
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        &[48, 2_039, 97_862, 4_085_603, 193_690_690],
+    );
+}
+
+#[test]
+fn position_3() {
+    check(
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        &[14, 191, 2_812, 43_238, 674_624, 11_030_083],
+    );
+}
+
+#[test]
+fn position_4_and_mirror() {
+    let counts = [6, 264, 9_467, 422_333, 15_833_292];
+    check(
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        &counts,
+    );
+    check(
+        "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1",
+        &counts,
+    );
+}
+
+#[test]
+fn position_5() {
+    check(
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        &[44, 1_486, 62_379, 2_103_487, 89_941_194],
+    );
+}
+
+#[test]
+fn position_6() {
+    check(
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+        &[46, 2_079, 89_890, 3_894_594, 164_075_551],
+    );
+}
+
+#[test]
+fn parallel_divide_matches_serial() {
+    let board =
+        Board::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+            .unwrap();
+    let serial = divide(&board, 4, 1);
+    let parallel = divide(&board, 4, 2);
+    assert_eq!(serial, parallel);
+    assert_eq!(serial.iter().map(|(_, n)| n).sum::<u64>(), 4_085_603);
+}
+
+/// (fen, [(depth, nodes)]) for each line of an Ethereal-style EPD (`<fen> ;D1 20 ;D2 400 ...`).
+fn load_suite(name: &str) -> Option<Vec<(String, Vec<(u32, u64)>)>> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data/perft")
+        .join(name);
+    let text = std::fs::read_to_string(path).ok()?;
+    let suite = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let mut parts = line.split(';');
+            let fen = parts.next().unwrap().trim().to_string();
+            let counts = parts
+                .map(|p| {
+                    let mut it = p.trim().trim_start_matches('D').split_whitespace();
+                    (
+                        it.next().unwrap().parse().unwrap(),
+                        it.next().unwrap().parse().unwrap(),
+                    )
+                })
+                .collect();
+            (fen, counts)
+        })
+        .collect();
+    Some(suite)
+}
+
+fn run_suite(name: &str, max_depth: u32, expected_positions: usize) {
+    let Some(suite) = load_suite(name) else {
+        eprintln!("skipping {name}: ../shared/data/perft not present");
+        return;
+    };
+    assert_eq!(suite.len(), expected_positions);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    for (fen, counts) in &suite {
+        let board = Board::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        for &(depth, nodes) in counts.iter().filter(|(d, _)| *d <= max_depth) {
+            let got: u64 = divide(&board, depth, threads).iter().map(|(_, n)| n).sum();
+            assert_eq!(got, nodes, "{fen} depth {depth}");
+        }
+    }
+}
+
+#[test]
+fn standard_suite_shallow() {
+    run_suite("standard.epd", 4, 128);
+}
+
+#[test]
+fn chess960_suite_shallow() {
+    run_suite("fischer.epd", 3, 960);
+}
+
+/// The whole standard suite to depth 6 (about 4.4 billion nodes); run by .ci/run.
+#[test]
+#[ignore]
+fn standard_suite_full() {
+    run_suite("standard.epd", 6, 128);
+}
+
+/// The Chess960 suite to depth 5 (about 17 billion nodes); run by .ci/run.
+#[test]
+#[ignore]
+fn chess960_suite_deep() {
+    run_suite("fischer.epd", 5, 960);
+}
