@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use escaque::board::Board;
-use escaque::perft::{divide, perft};
+use escaque::perft::{divide, divide_hashed, perft, perft_hashed, PerftTable};
 
 fn check(fen: &str, expected: &[u64]) {
     let board = Board::from_fen(fen).unwrap();
@@ -75,6 +75,20 @@ fn parallel_divide_matches_serial() {
     let parallel = divide(&board, 4, 2);
     assert_eq!(serial, parallel);
     assert_eq!(serial.iter().map(|(_, n)| n).sum::<u64>(), 4_085_603);
+}
+
+#[test]
+fn hashed_perft_matches_plain_counts() {
+    let start = Board::startpos();
+    let kiwipete =
+        Board::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+            .unwrap();
+    // A tiny table forces many replacements; a shared one across threads exercises the races.
+    let table = PerftTable::new(1);
+    assert_eq!(perft_hashed(&start, 6, &table), 119_060_324);
+    assert_eq!(perft_hashed(&kiwipete, 5, &table), 193_690_690);
+    let parallel = divide_hashed(&kiwipete, 5, 2, 16);
+    assert_eq!(parallel, divide(&kiwipete, 5, 1));
 }
 
 /// (fen, [(depth, nodes)]) for each line of an Ethereal-style EPD (`<fen> ;D1 20 ;D2 400 ...`).
