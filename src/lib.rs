@@ -5,4 +5,6 @@ pub mod bench;
 pub mod board;
 pub mod perft;
 pub mod search;
+pub mod timeman;
 pub mod types;
+pub mod uci;

@@ -1,0 +1,222 @@
+//! The time manager: turns the clock fields of a `go` command ([`Limits`]) into a [`TimeBudget`]
+//! (a soft limit: no new iteration after it; a hard limit: abort at once).
+//!
+//! The rules are deliberately conservative, because losing on time loses the whole game:
+//! * `Move Overhead` (GUI and pipe latency) is taken off every clock and off `movetime`;
+//! * one move never uses more than half of what is left after the overhead, so even a
+//!   `movestogo 1` bank is not spent on a single move;
+//! * the current increment is counted at most three quarters (GUIs have already added it to
+//!   the clock we are given, see UCI-CHECKLIST item 56);
+//! * every budget is at least 1 ms, so the search always returns a move even on a 1 ms clock.
+
+use std::time::{Duration, Instant};
+
+use crate::search::{Limits, TimeBudget};
+use crate::types::Color;
+
+/// Moves assumed to remain in a sudden-death game (no `movestogo`).
+const MOVES_HORIZON: u64 = 25;
+/// `movestogo` values above this are treated as this (some GUIs send the whole game's count).
+const MAX_MOVES_TO_GO: u64 = 50;
+/// The hard limit is at most this many times the soft limit.
+const HARD_FACTOR: u64 = 5;
+
+/// The budget for one search. `start` is when the `go` command was read (the clock starts
+/// there); `overhead_ms` is the `Move Overhead` option; `stm` the side to move.
+///
+/// * `infinite` and `ponder` searches get the same budget as a normal search (pondering search
+///   ignores it until `ponderhit`); `infinite` gets no limit at all.
+/// * `movetime T`: both limits are `T - overhead` (at least 1 ms).
+/// * `wtime`/`btime` (with `winc`/`binc`/`movestogo`): see the module notes. If only the
+///   opponent's clock is given, ours counts as 0 ms: the engine moves at once.
+/// * Otherwise (depth, nodes, mate, or nothing): no time limit.
+///
+/// When both `movetime` and a clock are given, the smaller budget wins.
+pub fn budget(limits: &Limits, stm: Color, overhead_ms: u64, start: Instant) -> TimeBudget {
+    if limits.infinite {
+        return TimeBudget::unlimited(start);
+    }
+    let mut soft_hard: Option<(u64, u64)> = None;
+    if let Some(movetime) = limits.movetime {
+        let t = movetime.saturating_sub(overhead_ms).max(1);
+        soft_hard = Some((t, t));
+    }
+    if limits.wtime.is_some() || limits.btime.is_some() {
+        let (time, inc) = match stm {
+            Color::White => (limits.wtime, limits.winc),
+            Color::Black => (limits.btime, limits.binc),
+        };
+        let clock = clock_budget(
+            time.unwrap_or(0),
+            inc.unwrap_or(0),
+            limits.movestogo,
+            overhead_ms,
+        );
+        soft_hard = Some(match soft_hard {
+            Some((s, h)) => (s.min(clock.0), h.min(clock.1)),
+            None => clock,
+        });
+    }
+    match soft_hard {
+        Some((soft, hard)) => TimeBudget {
+            start,
+            soft: Some(Duration::from_millis(soft)),
+            hard: Some(Duration::from_millis(hard)),
+        },
+        None => TimeBudget::unlimited(start),
+    }
+}
+
+/// (soft, hard) in milliseconds for a clock of `time` ms with `inc` ms increment.
+fn clock_budget(time: u64, inc: u64, movestogo: Option<u32>, overhead_ms: u64) -> (u64, u64) {
+    let usable = time.saturating_sub(overhead_ms);
+    let base = match movestogo.filter(|&m| m > 0) {
+        Some(mtg) => usable / (u64::from(mtg).min(MAX_MOVES_TO_GO) + 1),
+        None => usable / MOVES_HORIZON,
+    };
+    let soft = base + inc.min(usable) * 3 / 4;
+    let hard = (soft * HARD_FACTOR).min(usable / 2).max(1);
+    (soft.clamp(1, hard), hard)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(d: Option<Duration>) -> u64 {
+        d.expect("a limit").as_millis() as u64
+    }
+
+    fn clock(wtime: u64, winc: u64, movestogo: Option<u32>) -> Limits {
+        Limits {
+            wtime: Some(wtime),
+            winc: Some(winc),
+            movestogo,
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn no_clock_means_no_limit() {
+        let now = Instant::now();
+        for limits in [
+            Limits::default(),
+            Limits {
+                depth: Some(5),
+                ..Limits::default()
+            },
+            Limits {
+                nodes: Some(1000),
+                ..Limits::default()
+            },
+            Limits {
+                infinite: true,
+                wtime: Some(1000),
+                ..Limits::default()
+            },
+        ] {
+            let b = budget(&limits, Color::White, 10, now);
+            assert!(b.soft.is_none() && b.hard.is_none(), "{limits:?}");
+            assert_eq!(b.start, now);
+        }
+    }
+
+    #[test]
+    fn movetime_takes_off_the_overhead() {
+        let limits = Limits {
+            movetime: Some(1000),
+            ..Limits::default()
+        };
+        let b = budget(&limits, Color::White, 10, Instant::now());
+        assert_eq!((ms(b.soft), ms(b.hard)), (990, 990));
+        let limits = Limits {
+            movetime: Some(5),
+            ..Limits::default()
+        };
+        let b = budget(&limits, Color::Black, 10, Instant::now());
+        assert_eq!((ms(b.soft), ms(b.hard)), (1, 1));
+    }
+
+    #[test]
+    fn uses_the_side_to_moves_clock() {
+        let limits = Limits {
+            wtime: Some(60_000),
+            btime: Some(1_000),
+            winc: Some(0),
+            binc: Some(0),
+            ..Limits::default()
+        };
+        let white = budget(&limits, Color::White, 10, Instant::now());
+        let black = budget(&limits, Color::Black, 10, Instant::now());
+        assert!(ms(white.hard) > 10 * ms(black.hard));
+    }
+
+    #[test]
+    fn missing_own_clock_moves_at_once() {
+        let limits = Limits {
+            btime: Some(100_000),
+            ..Limits::default()
+        };
+        let b = budget(&limits, Color::White, 10, Instant::now());
+        assert_eq!((ms(b.soft), ms(b.hard)), (1, 1));
+    }
+
+    #[test]
+    fn never_more_than_half_the_usable_time() {
+        for time in [
+            0, 1, 5, 10, 11, 20, 50, 100, 1000, 10_000, 100_000, 10_000_000,
+        ] {
+            for inc in [0, 10, 100, 1000, 100_000] {
+                for mtg in [None, Some(1), Some(2), Some(40), Some(1000)] {
+                    let (soft, hard) = clock_budget(time, inc, mtg, 10);
+                    let usable = time.saturating_sub(10);
+                    assert!(
+                        soft >= 1 && soft <= hard,
+                        "{time} {inc} {mtg:?}: {soft} {hard}"
+                    );
+                    assert!(hard <= (usable / 2).max(1), "{time} {inc} {mtg:?}: {hard}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sudden_death_allocation() {
+        // 1+0.01 s: a few tens of milliseconds per move, hard limit well within the clock.
+        let (soft, hard) = clock_budget(1000, 10, None, 10);
+        assert!((30..=60).contains(&soft), "{soft}");
+        assert!(hard <= 495);
+        // 60 s: about 2.4 s per move.
+        let (soft, _) = clock_budget(60_000, 0, None, 10);
+        assert!((2000..=3000).contains(&soft), "{soft}");
+    }
+
+    #[test]
+    fn movestogo_one_keeps_half_the_bank() {
+        let (soft, hard) = clock_budget(10_000, 0, Some(1), 10);
+        assert!(hard <= 4995 && soft <= hard);
+        // More moves to go: less per move.
+        let (soft40, _) = clock_budget(10_000, 0, Some(40), 10);
+        assert!(soft40 < soft / 10);
+    }
+
+    #[test]
+    fn clock_and_movetime_take_the_smaller() {
+        let limits = Limits {
+            movetime: Some(50),
+            ..clock(100_000, 0, None)
+        };
+        let b = budget(&limits, Color::White, 10, Instant::now());
+        assert_eq!(ms(b.hard), 40);
+    }
+
+    #[test]
+    fn ponder_gets_a_normal_budget() {
+        let limits = Limits {
+            ponder: true,
+            ..clock(10_000, 100, None)
+        };
+        let b = budget(&limits, Color::White, 10, Instant::now());
+        assert!(b.soft.is_some() && b.hard.is_some());
+    }
+}

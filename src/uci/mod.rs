@@ -1,0 +1,562 @@
+//! The UCI front end. A reader thread turns stdin into lines (raw bytes, lossy UTF-8, EOF becomes
+//! `quit`) and sends them over a channel; the main thread parses each line into a
+//! [`Command`] and runs it synchronously on the [`Uci`] controller. `go` hands the search to the
+//! [`Engine`] and returns at once, so `isready`, `stop` and `quit` are always handled within
+//! milliseconds; the search thread prints `bestmove` through a [`UciReporter`].
+//!
+//! Commands that change the engine (`setoption Hash|Threads|Clear Hash`, `ucinewgame`) arriving
+//! while a search runs are recorded at once and applied when the search has ended, so the
+//! controller never blocks on a search that only `stop` can end (UCI-CHECKLIST item 26).
+//! Malformed input of any kind gets one `info string error: …` line and changes nothing.
+
+pub mod command;
+pub mod options;
+pub mod output;
+
+use std::io::BufRead;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+pub use command::{Command, Go, ParseError, StartPosition};
+pub use options::{OptionChange, Options, OPTIONS};
+pub use output::{Output, OutputWriter, UciReporter};
+
+use crate::board::{Board, Game};
+use crate::search::{Engine, SearchRequest};
+use crate::types::Move;
+
+/// One event from the stdin reader.
+#[derive(Debug)]
+pub enum Input {
+    /// A line and the moment it was read (the clock of a `go` starts then).
+    Line(String, Instant),
+    /// Stdin was closed (or failed): acts as `quit`.
+    Eof,
+}
+
+/// Starts the stdin reader thread. It blocks in `read_until`, so an idle engine uses no CPU.
+pub fn spawn_stdin_reader() -> Receiver<Input> {
+    let (tx, rx) = mpsc::channel();
+    let spawned = std::thread::Builder::new()
+        .name("stdin".into())
+        .spawn(move || {
+            let stdin = std::io::stdin();
+            let mut reader = stdin.lock();
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match reader.read_until(b'\n', &mut buf) {
+                    Ok(0) => break,
+                    Ok(_) => {
+                        let line = String::from_utf8_lossy(&buf).into_owned();
+                        if tx.send(Input::Line(line, Instant::now())).is_err() {
+                            return;
+                        }
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(_) => break,
+                }
+            }
+            let _ = tx.send(Input::Eof);
+        });
+    if spawned.is_err() {
+        // Without a reader there is no input: behave as if stdin were closed.
+        let (tx, rx) = mpsc::channel();
+        let _ = tx.send(Input::Eof);
+        return rx;
+    }
+    rx
+}
+
+/// Whether the loop goes on after a command.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+/// Engine work postponed until the running search has ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Deferred {
+    Option(OptionChange),
+    NewGame,
+}
+
+/// The UCI controller: owns the engine, the current game and the option values.
+pub struct Uci {
+    out: Arc<Output>,
+    engine: Engine,
+    game: Game,
+    options: Options,
+    deferred: Vec<Deferred>,
+    debug: bool,
+    /// Whether the last `go` was `infinite` or `ponder` (it will not end by itself).
+    last_go_holds: bool,
+}
+
+/// How long `quit` waits for the search thread before the process exits anyway.
+const QUIT_GRACE: Duration = Duration::from_secs(2);
+
+impl Uci {
+    pub fn new(out: Arc<Output>) -> Uci {
+        Uci {
+            out,
+            engine: Engine::new(),
+            game: Game::new(Board::startpos()),
+            options: Options::default(),
+            deferred: Vec::new(),
+            debug: false,
+            last_go_holds: false,
+        }
+    }
+
+    /// The current position.
+    pub fn board(&self) -> &Board {
+        self.game.board()
+    }
+
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Runs commands from `input` until `quit` or EOF, then stops the search.
+    pub fn run(&mut self, input: &Receiver<Input>) {
+        loop {
+            let next = if self.deferred.is_empty() {
+                input.recv().ok()
+            } else {
+                match input.recv_timeout(Duration::from_millis(5)) {
+                    Ok(next) => Some(next),
+                    Err(RecvTimeoutError::Timeout) => {
+                        self.settle();
+                        continue;
+                    }
+                    Err(RecvTimeoutError::Disconnected) => None,
+                }
+            };
+            match next {
+                Some(Input::Line(line, at)) => {
+                    if self.execute(&line, at) == Flow::Quit {
+                        break;
+                    }
+                }
+                Some(Input::Eof) | None => break,
+            }
+        }
+        self.shutdown();
+    }
+
+    /// Runs command-line arguments as commands (`escaque bench`, `escaque "go perft 3"`): each
+    /// argument that contains a space is a command of its own, otherwise all are joined into one.
+    /// A finite search is waited for; an infinite or ponder search is stopped.
+    pub fn run_args(&mut self, args: &[String]) {
+        let commands: Vec<String> = if args.iter().any(|a| a.contains(char::is_whitespace)) {
+            args.to_vec()
+        } else {
+            vec![args.join(" ")]
+        };
+        for command in &commands {
+            if self.execute(command, Instant::now()) == Flow::Quit {
+                self.shutdown();
+                return;
+            }
+        }
+        if self.last_go_holds {
+            self.engine.stop();
+        }
+        self.engine.wait();
+        self.settle();
+    }
+
+    /// Stops any search and waits (briefly) for its thread.
+    pub fn shutdown(&mut self) {
+        self.engine.stop();
+        let deadline = Instant::now() + QUIT_GRACE;
+        while self.engine.is_searching() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        if !self.engine.is_searching() {
+            self.engine.wait();
+        }
+    }
+
+    /// Applies deferred engine work once no search is running.
+    fn settle(&mut self) {
+        if self.deferred.is_empty() || self.engine.is_searching() {
+            return;
+        }
+        self.engine.wait();
+        for work in std::mem::take(&mut self.deferred) {
+            self.apply_to_engine(&work);
+        }
+    }
+
+    fn apply_to_engine(&mut self, work: &Deferred) {
+        match work {
+            Deferred::Option(OptionChange::Hash(mb)) => self.engine.set_hash_mb(*mb),
+            Deferred::Option(OptionChange::Threads(n)) => self.engine.set_threads(*n),
+            Deferred::Option(OptionChange::ClearHash) => self.engine.clear_hash(),
+            Deferred::Option(_) => {}
+            Deferred::NewGame => self.engine.new_game(),
+        }
+    }
+
+    /// Engine work: now if idle, otherwise after the search.
+    fn engine_work(&mut self, work: Deferred) {
+        self.settle();
+        if self.engine.is_searching() {
+            self.deferred.push(work);
+        } else {
+            self.apply_to_engine(&work);
+        }
+    }
+
+    /// Parses and runs one input line. `received` is when it was read (the clock of a `go`).
+    pub fn execute(&mut self, line: &str, received: Instant) -> Flow {
+        match command::parse(line) {
+            Ok(cmd) => self.run_command(cmd, received),
+            Err(e) => {
+                self.out.error(&e.to_string());
+                Flow::Continue
+            }
+        }
+    }
+
+    fn run_command(&mut self, cmd: Command, received: Instant) -> Flow {
+        if !matches!(
+            cmd,
+            Command::IsReady | Command::Stop | Command::PonderHit | Command::Quit
+        ) {
+            self.settle();
+        }
+        match cmd {
+            Command::Uci => self.uci(),
+            Command::Debug(on) => self.debug = on,
+            Command::IsReady => self.out.line("readyok"),
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::Register | Command::Nothing => {}
+            Command::UciNewGame => self.engine_work(Deferred::NewGame),
+            Command::Position { start, moves } => self.position(&start, &moves),
+            Command::Go(go) => self.go(go, received),
+            Command::Stop => self.engine.stop(),
+            Command::PonderHit => self.engine.ponderhit(),
+            Command::Quit => return Flow::Quit,
+            Command::Display => self.display(),
+            Command::Perft(depth) => self.perft(depth),
+            Command::Eval => self.eval(),
+            Command::Bench(depth) => self.bench(depth),
+            Command::Help => self.help(),
+        }
+        Flow::Continue
+    }
+
+    fn uci(&self) {
+        let mut text = format!(
+            "id name escaque {}\nid author the escaque developers\n",
+            env!("CARGO_PKG_VERSION")
+        );
+        for option in OPTIONS {
+            text.push_str(&format!("{option}\n"));
+        }
+        text.push_str("uciok");
+        self.out.line(&text);
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        match options::parse_change(name, value) {
+            Ok(change) => {
+                self.options.apply(&change);
+                if change.needs_idle_engine() {
+                    self.engine_work(Deferred::Option(change));
+                }
+            }
+            Err(e) => self.out.error(&e.to_string()),
+        }
+    }
+
+    /// `position`: the whole command is checked before anything changes; a bad FEN or move
+    /// leaves the previous position in place.
+    fn position(&mut self, start: &StartPosition, moves: &[String]) {
+        let board = match start {
+            StartPosition::Startpos => Board::startpos(),
+            StartPosition::Fen(fen) => match Board::from_fen(fen) {
+                Ok(board) => board,
+                Err(e) => {
+                    self.out.error(&format!(
+                        "invalid FEN '{}': {e}; position unchanged",
+                        command::excerpt(fen)
+                    ));
+                    return;
+                }
+            },
+        };
+        let mut game = Game::new(board);
+        for (i, text) in moves.iter().enumerate() {
+            match game
+                .board()
+                .parse_uci_move(&text.to_ascii_lowercase(), self.options.chess960)
+            {
+                Ok(mv) => game.play(mv),
+                Err(e) => {
+                    self.out.error(&format!(
+                        "position: {} (move {} of the list, in {}); position unchanged",
+                        match e {
+                            crate::board::MoveParseError::Syntax(_) =>
+                                format!("cannot parse move '{}'", command::excerpt(text)),
+                            crate::board::MoveParseError::Illegal(_) =>
+                                format!("illegal move '{}'", command::excerpt(text)),
+                        },
+                        i + 1,
+                        game.board().to_fen()
+                    ));
+                    return;
+                }
+            }
+        }
+        self.game = game;
+    }
+
+    fn go(&mut self, go: Go, received: Instant) {
+        let board = *self.game.board();
+        let mut searchmoves: Vec<Move> = Vec::new();
+        for text in go.searchmoves.iter().filter(|t| t.as_str() != "0000") {
+            match board.parse_uci_move(&text.to_ascii_lowercase(), self.options.chess960) {
+                Ok(mv) if !searchmoves.contains(&mv) => searchmoves.push(mv),
+                Ok(_) => {}
+                Err(e) => {
+                    self.out
+                        .error(&format!("go searchmoves: {e}; no search started"));
+                    return;
+                }
+            }
+        }
+        if self.engine.is_searching() {
+            self.engine.stop();
+        }
+        self.engine.wait();
+        self.settle();
+        let root_moves = if searchmoves.is_empty() {
+            board.legal_moves().to_vec()
+        } else {
+            searchmoves.clone()
+        };
+        let budget = crate::timeman::budget(
+            &go.limits,
+            board.side_to_move(),
+            self.options.move_overhead_ms,
+            received,
+        );
+        let reporter = Arc::new(UciReporter::new(
+            Arc::clone(&self.out),
+            board,
+            self.options.chess960,
+            self.options.show_wdl,
+            root_moves,
+        ));
+        self.last_go_holds = go.limits.infinite || go.limits.ponder;
+        let request = SearchRequest {
+            board,
+            history: self.game.history().to_vec(),
+            limits: go.limits,
+            budget,
+            multipv: self.options.multipv.max(1),
+            searchmoves,
+        };
+        self.engine.go(request, reporter);
+    }
+
+    /// Refuses a command that needs the CPU (or the board) to itself while a search runs.
+    fn busy(&self, what: &str) -> bool {
+        let busy = self.engine.is_searching();
+        if busy {
+            self.out
+                .error(&format!("{what}: a search is running (send stop first)"));
+        }
+        busy
+    }
+
+    fn display(&self) {
+        let board = self.game.board();
+        let checkers: Vec<String> = board
+            .checkers()
+            .into_iter()
+            .map(|sq| sq.to_string())
+            .collect();
+        let mut text = board.diagram();
+        text.push_str(&format!("Fen: {}\n", board.to_fen()));
+        text.push_str(&format!("Key: {:016X}\n", board.hash()));
+        text.push_str(&format!("Checkers: {}", checkers.join(" ")));
+        self.out.line(&text);
+    }
+
+    fn perft(&self, depth: u32) {
+        if self.busy("go perft") {
+            return;
+        }
+        let board = self.game.board();
+        let counts = crate::perft::divide(board, depth, self.options.threads);
+        let total: u64 = if depth == 0 {
+            1
+        } else {
+            counts.iter().map(|(_, n)| n).sum()
+        };
+        let mut text = String::new();
+        for (mv, nodes) in &counts {
+            text.push_str(&format!(
+                "{}: {nodes}\n",
+                board.move_to_uci(*mv, self.options.chess960)
+            ));
+        }
+        text.push_str(&format!("\nNodes searched: {total}\n\n"));
+        self.out.raw(&text);
+    }
+
+    fn eval(&self) {
+        self.out.line(&crate::eval::trace(self.game.board()));
+    }
+
+    fn bench(&mut self, depth: Option<i32>) {
+        if self.busy("bench") {
+            return;
+        }
+        let mut writer = OutputWriter::new(&self.out);
+        crate::bench::run(&mut writer, depth);
+    }
+
+    fn help(&self) {
+        self.out.info_string(
+            "commands: uci isready setoption ucinewgame position go stop ponderhit quit debug \
+             register d eval bench [depth] go perft <depth> help",
+        );
+    }
+
+    /// Whether `debug on` was received (it changes nothing else).
+    pub fn debug(&self) -> bool {
+        self.debug
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+    use std::sync::Mutex;
+
+    #[derive(Clone, Default)]
+    struct Captured(Arc<Mutex<Vec<u8>>>);
+    impl Write for Captured {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    impl Captured {
+        fn take(&self) -> String {
+            String::from_utf8(std::mem::take(&mut *self.0.lock().unwrap())).unwrap()
+        }
+    }
+
+    fn controller() -> (Uci, Captured) {
+        let cap = Captured::default();
+        (Uci::new(Output::new(Box::new(cap.clone()))), cap)
+    }
+
+    fn run(uci: &mut Uci, line: &str) -> Flow {
+        uci.execute(line, Instant::now())
+    }
+
+    #[test]
+    fn bad_position_keeps_the_previous_one() {
+        let (mut uci, cap) = controller();
+        run(&mut uci, "position startpos moves e2e4");
+        let fen = uci.board().to_fen();
+        for bad in [
+            "position startpos moves e2e4 e7e5 e1e3",
+            "position startpos moves e2e4 zz",
+            "position fen 8/8/8 w - - 0 1",
+            "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+            "position",
+        ] {
+            run(&mut uci, bad);
+            let text = cap.take();
+            assert!(
+                text.starts_with("info string error: ") && text.lines().count() == 1,
+                "{text}"
+            );
+            assert_eq!(uci.board().to_fen(), fen, "{bad}");
+        }
+        run(
+            &mut uci,
+            "position startpos moves E2E4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1",
+        );
+        assert_eq!(cap.take(), "");
+        assert!(uci
+            .board()
+            .to_fen()
+            .starts_with("r1bqkb1r/1ppp1ppp/p1n2n2/4p3/B3P3/5N2/PPPP1PPP/RNBQ1RK1 b kq"));
+    }
+
+    #[test]
+    fn bad_options_keep_previous_values() {
+        let (mut uci, cap) = controller();
+        run(&mut uci, "setoption name MultiPV value 3");
+        run(&mut uci, "setoption name move overhead value 100");
+        let before = uci.options().clone();
+        for bad in [
+            "setoption name MultiPV value 0",
+            "setoption name MultiPV value many",
+            "setoption name Move Overhead value 99999",
+            "setoption name UCI_Chess960 value maybe",
+            "setoption name Hash",
+            "setoption name Nonexistent value 3",
+        ] {
+            run(&mut uci, bad);
+            let text = cap.take();
+            assert!(
+                text.starts_with("info string error: ") && text.lines().count() == 1,
+                "{text}"
+            );
+            assert_eq!(uci.options(), &before, "{bad}");
+        }
+        assert_eq!((before.multipv, before.move_overhead_ms), (3, 100));
+    }
+
+    #[test]
+    fn handshake_and_quit() {
+        let (mut uci, cap) = controller();
+        assert_eq!(run(&mut uci, "uci"), Flow::Continue);
+        let text = cap.take();
+        assert!(text.starts_with("id name escaque"));
+        assert!(text.ends_with("uciok\n"));
+        assert_eq!(run(&mut uci, "isready"), Flow::Continue);
+        assert_eq!(cap.take(), "readyok\n");
+        assert_eq!(run(&mut uci, "xboard"), Flow::Continue);
+        assert_eq!(cap.take(), "");
+        assert_eq!(run(&mut uci, "quit"), Flow::Quit);
+    }
+
+    #[test]
+    fn display_and_perft() {
+        let (mut uci, cap) = controller();
+        run(&mut uci, "position fen 4k3/8/8/8/8/8/4r3/4K3 w - - 0 1");
+        run(&mut uci, "d");
+        let text = cap.take();
+        assert!(
+            text.contains("Fen: 4k3/8/8/8/8/8/4r3/4K3 w - - 0 1\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("\nKey: ") && text.ends_with("Checkers: e2\n"),
+            "{text}"
+        );
+        run(&mut uci, "position startpos");
+        run(&mut uci, "go perft 2");
+        let text = cap.take();
+        assert_eq!(text.lines().filter(|l| l.contains(": 20")).count(), 20);
+        assert!(text.ends_with("\nNodes searched: 400\n\n"), "{text}");
+    }
+}

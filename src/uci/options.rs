@@ -1,0 +1,385 @@
+//! The UCI options: their declarations (printed after `uci`), their current values, and the
+//! validation of `setoption`. Names match case-insensitively; a bad value changes nothing.
+
+use std::fmt;
+
+use crate::search::Engine;
+
+/// The declared type of an option.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    Spin { default: i64, min: i64, max: i64 },
+    Check { default: bool },
+    Button,
+}
+
+/// One declared option.
+#[derive(Copy, Clone, Debug)]
+pub struct OptionSpec {
+    pub name: &'static str,
+    pub kind: OptionKind,
+}
+
+impl fmt::Display for OptionSpec {
+    /// The canonical `option name … type …` line (UCI-CHECKLIST item 18).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "option name {} type ", self.name)?;
+        match self.kind {
+            OptionKind::Spin { default, min, max } => {
+                write!(f, "spin default {default} min {min} max {max}")
+            }
+            OptionKind::Check { default } => write!(f, "check default {default}"),
+            OptionKind::Button => write!(f, "button"),
+        }
+    }
+}
+
+pub const MAX_HASH_MB: i64 = 65_536;
+pub const MAX_THREADS: i64 = 1024;
+pub const MAX_MULTIPV: i64 = 256;
+pub const DEFAULT_MOVE_OVERHEAD: u64 = 10;
+
+/// Every option the engine declares, in the order printed.
+pub const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        name: "Hash",
+        kind: OptionKind::Spin {
+            default: Engine::DEFAULT_HASH_MB as i64,
+            min: 1,
+            max: MAX_HASH_MB,
+        },
+    },
+    OptionSpec {
+        name: "Threads",
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: MAX_THREADS,
+        },
+    },
+    OptionSpec {
+        name: "MultiPV",
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: MAX_MULTIPV,
+        },
+    },
+    OptionSpec {
+        name: "Move Overhead",
+        kind: OptionKind::Spin {
+            default: DEFAULT_MOVE_OVERHEAD as i64,
+            min: 0,
+            max: 5000,
+        },
+    },
+    OptionSpec {
+        name: "Clear Hash",
+        kind: OptionKind::Button,
+    },
+    OptionSpec {
+        name: "Ponder",
+        kind: OptionKind::Check { default: false },
+    },
+    OptionSpec {
+        name: "UCI_Chess960",
+        kind: OptionKind::Check { default: false },
+    },
+    OptionSpec {
+        name: "UCI_ShowWDL",
+        kind: OptionKind::Check { default: false },
+    },
+];
+
+/// A validated `setoption`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionChange {
+    Hash(usize),
+    Threads(usize),
+    MultiPv(usize),
+    MoveOverhead(u64),
+    ClearHash,
+    Ponder(bool),
+    Chess960(bool),
+    ShowWdl(bool),
+}
+
+impl OptionChange {
+    /// Whether applying it touches the engine (must wait until no search is running).
+    pub fn needs_idle_engine(&self) -> bool {
+        matches!(
+            self,
+            OptionChange::Hash(_) | OptionChange::Threads(_) | OptionChange::ClearHash
+        )
+    }
+}
+
+/// Why a `setoption` was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    Unknown(String),
+    MissingValue(&'static str),
+    NotANumber {
+        name: &'static str,
+        value: String,
+    },
+    OutOfRange {
+        name: &'static str,
+        value: String,
+        min: i64,
+        max: i64,
+    },
+    NotABool {
+        name: &'static str,
+        value: String,
+    },
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use super::command::excerpt;
+        match self {
+            OptionError::Unknown(name) => write!(f, "no such option '{}' (ignored)", excerpt(name)),
+            OptionError::MissingValue(name) => write!(f, "option '{name}' needs a value"),
+            OptionError::NotANumber { name, value } => {
+                write!(
+                    f,
+                    "option '{name}' needs an integer, got '{}'",
+                    excerpt(value)
+                )
+            }
+            OptionError::OutOfRange {
+                name,
+                value,
+                min,
+                max,
+            } => write!(
+                f,
+                "option '{name}' value '{}' is out of range ({min} to {max}); unchanged",
+                excerpt(value)
+            ),
+            OptionError::NotABool { name, value } => {
+                write!(
+                    f,
+                    "option '{name}' needs true or false, got '{}'",
+                    excerpt(value)
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+/// Validates `setoption name <name> [value <value>]`.
+pub fn parse_change(name: &str, value: Option<&str>) -> Result<OptionChange, OptionError> {
+    let spec = OPTIONS
+        .iter()
+        .find(|o| o.name.eq_ignore_ascii_case(name.trim()))
+        .ok_or_else(|| OptionError::Unknown(name.to_string()))?;
+    let value = value.map(str::trim);
+    let name = spec.name;
+    match spec.kind {
+        OptionKind::Button => Ok(OptionChange::ClearHash),
+        OptionKind::Check { .. } => {
+            let text = value
+                .filter(|v| !v.is_empty())
+                .ok_or(OptionError::MissingValue(name))?;
+            let on = if text.eq_ignore_ascii_case("true") {
+                true
+            } else if text.eq_ignore_ascii_case("false") {
+                false
+            } else {
+                return Err(OptionError::NotABool {
+                    name,
+                    value: text.to_string(),
+                });
+            };
+            Ok(match name {
+                "Ponder" => OptionChange::Ponder(on),
+                "UCI_Chess960" => OptionChange::Chess960(on),
+                _ => OptionChange::ShowWdl(on),
+            })
+        }
+        OptionKind::Spin { min, max, .. } => {
+            let text = value
+                .filter(|v| !v.is_empty())
+                .ok_or(OptionError::MissingValue(name))?;
+            let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+            if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
+                return Err(OptionError::NotANumber {
+                    name,
+                    value: text.to_string(),
+                });
+            }
+            let out_of_range = || OptionError::OutOfRange {
+                name,
+                value: text.to_string(),
+                min,
+                max,
+            };
+            let n = text.parse::<i64>().map_err(|_| out_of_range())?;
+            if !(min..=max).contains(&n) {
+                return Err(out_of_range());
+            }
+            Ok(match name {
+                "Hash" => OptionChange::Hash(n as usize),
+                "Threads" => OptionChange::Threads(n as usize),
+                "MultiPV" => OptionChange::MultiPv(n as usize),
+                _ => OptionChange::MoveOverhead(n as u64),
+            })
+        }
+    }
+}
+
+/// The current option values the controller uses (Hash and Threads also live in the engine).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub multipv: usize,
+    pub move_overhead_ms: u64,
+    pub ponder: bool,
+    pub chess960: bool,
+    pub show_wdl: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            hash_mb: Engine::DEFAULT_HASH_MB,
+            threads: 1,
+            multipv: 1,
+            move_overhead_ms: DEFAULT_MOVE_OVERHEAD,
+            ponder: false,
+            chess960: false,
+            show_wdl: false,
+        }
+    }
+}
+
+impl Options {
+    /// Records a change (the engine-side part, if any, is applied by the controller).
+    pub fn apply(&mut self, change: &OptionChange) {
+        match *change {
+            OptionChange::Hash(mb) => self.hash_mb = mb,
+            OptionChange::Threads(n) => self.threads = n,
+            OptionChange::MultiPv(n) => self.multipv = n,
+            OptionChange::MoveOverhead(ms) => self.move_overhead_ms = ms,
+            OptionChange::ClearHash => {}
+            OptionChange::Ponder(on) => self.ponder = on,
+            OptionChange::Chess960(on) => self.chess960 = on,
+            OptionChange::ShowWdl(on) => self.show_wdl = on,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn option_lines_are_canonical() {
+        let lines: Vec<String> = OPTIONS.iter().map(|o| o.to_string()).collect();
+        assert!(
+            lines.contains(&"option name Hash type spin default 16 min 1 max 65536".to_string())
+        );
+        assert!(lines.contains(
+            &"option name Move Overhead type spin default 10 min 0 max 5000".to_string()
+        ));
+        assert!(lines.contains(&"option name Clear Hash type button".to_string()));
+        assert!(lines.contains(&"option name UCI_Chess960 type check default false".to_string()));
+        assert!(lines.contains(&"option name UCI_ShowWDL type check default false".to_string()));
+        for o in OPTIONS {
+            if let OptionKind::Spin { default, min, max } = o.kind {
+                assert!(min <= default && default <= max, "{o}");
+            }
+        }
+    }
+
+    #[test]
+    fn names_and_bools_are_case_insensitive() {
+        assert_eq!(parse_change("hash", Some("64")), Ok(OptionChange::Hash(64)));
+        assert_eq!(
+            parse_change("MOVE OVERHEAD", Some("0")),
+            Ok(OptionChange::MoveOverhead(0))
+        );
+        assert_eq!(
+            parse_change("uci_chess960", Some("TRUE")),
+            Ok(OptionChange::Chess960(true))
+        );
+        assert_eq!(
+            parse_change("Ponder", Some("False")),
+            Ok(OptionChange::Ponder(false))
+        );
+        assert_eq!(
+            parse_change("clear hash", None),
+            Ok(OptionChange::ClearHash)
+        );
+        assert_eq!(
+            parse_change("UCI_ShowWDL", Some("true")),
+            Ok(OptionChange::ShowWdl(true))
+        );
+        assert_eq!(
+            parse_change("Threads", Some("256")),
+            Ok(OptionChange::Threads(256))
+        );
+        assert_eq!(
+            parse_change("MultiPV", Some("+3")),
+            Ok(OptionChange::MultiPv(3))
+        );
+    }
+
+    #[test]
+    fn bad_values_are_refused() {
+        assert!(matches!(
+            parse_change("Hash", Some("0")),
+            Err(OptionError::OutOfRange { .. })
+        ));
+        assert!(matches!(
+            parse_change("Hash", Some("-5")),
+            Err(OptionError::OutOfRange { .. })
+        ));
+        assert!(matches!(
+            parse_change("Hash", Some("65537")),
+            Err(OptionError::OutOfRange { .. })
+        ));
+        assert!(matches!(
+            parse_change("Hash", Some("999999999999999999999999")),
+            Err(OptionError::OutOfRange { .. })
+        ));
+        assert!(matches!(
+            parse_change("Hash", Some("lots")),
+            Err(OptionError::NotANumber { .. })
+        ));
+        assert!(matches!(
+            parse_change("Hash", Some("1.5")),
+            Err(OptionError::NotANumber { .. })
+        ));
+        assert_eq!(
+            parse_change("Hash", None),
+            Err(OptionError::MissingValue("Hash"))
+        );
+        assert_eq!(
+            parse_change("Ponder", Some("")),
+            Err(OptionError::MissingValue("Ponder"))
+        );
+        assert!(matches!(
+            parse_change("Ponder", Some("yes")),
+            Err(OptionError::NotABool { .. })
+        ));
+        assert!(matches!(
+            parse_change("NoSuchThing", Some("1")),
+            Err(OptionError::Unknown(_))
+        ));
+    }
+
+    #[test]
+    fn apply_records_values() {
+        let mut o = Options::default();
+        o.apply(&OptionChange::MultiPv(4));
+        o.apply(&OptionChange::Chess960(true));
+        o.apply(&OptionChange::MoveOverhead(50));
+        assert_eq!((o.multipv, o.chess960, o.move_overhead_ms), (4, true, 50));
+    }
+}

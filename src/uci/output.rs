@@ -1,0 +1,415 @@
+//! Everything the engine writes to the GUI goes through one [`Output`]: a lock around the sink, one
+//! complete line per write, flushed at once, so lines from the search thread never interleave with
+//! `readyok`. [`UciReporter`] formats the search's progress as `info` lines and its answer as
+//! `bestmove`.
+
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use crate::board::Board;
+use crate::search::{Bound, Reporter, Score, SearchInfo};
+use crate::types::Move;
+
+/// The locked, line-flushed output.
+pub struct Output {
+    sink: Mutex<Box<dyn Write + Send>>,
+    /// Exit the process if the sink is closed (stdout to a GUI that went away), instead of
+    /// panicking or spinning.
+    exit_on_error: bool,
+}
+
+impl Output {
+    /// Standard output; a closed pipe ends the process.
+    pub fn stdout() -> Arc<Output> {
+        Arc::new(Output {
+            sink: Mutex::new(Box::new(std::io::stdout())),
+            exit_on_error: true,
+        })
+    }
+
+    /// Any sink (tests capture output this way); write errors are ignored.
+    pub fn new(sink: Box<dyn Write + Send>) -> Arc<Output> {
+        Arc::new(Output {
+            sink: Mutex::new(sink),
+            exit_on_error: false,
+        })
+    }
+
+    /// Writes `text` (one line, or several separated by `\n`) and flushes. Empty lines are
+    /// dropped unless `keep_empty` (only `go perft` uses blank lines, as Stockfish does).
+    fn write_lines(&self, text: &str, keep_empty: bool) {
+        let mut buf = String::with_capacity(text.len() + 1);
+        for line in text.lines() {
+            let line = line.trim_end();
+            if line.is_empty() && !keep_empty {
+                continue;
+            }
+            buf.push_str(line);
+            buf.push('\n');
+        }
+        if buf.is_empty() {
+            return;
+        }
+        let mut sink = self.sink.lock().unwrap_or_else(|e| e.into_inner());
+        let result = sink.write_all(buf.as_bytes()).and_then(|()| sink.flush());
+        if result.is_err() && self.exit_on_error {
+            std::process::exit(0);
+        }
+    }
+
+    /// One line (or several, `\n`-separated); empty lines are never printed.
+    pub fn line(&self, text: &str) {
+        self.write_lines(text, false);
+    }
+
+    /// Like [`Output::line`] but keeps blank lines (for the `go perft` format).
+    pub fn raw(&self, text: &str) {
+        self.write_lines(text, true);
+    }
+
+    /// `info string <text>` with any line breaks turned into spaces.
+    pub fn info_string(&self, text: &str) {
+        let flat: String = text
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+        self.line(&format!("info string {}", flat.trim()));
+    }
+
+    /// `info string error: <text>`.
+    pub fn error(&self, text: &str) {
+        self.info_string(&format!("error: {text}"));
+    }
+}
+
+/// A `Write` adaptor over [`Output`] for code that writes free text (`bench`): complete lines
+/// are printed as they arrive.
+pub struct OutputWriter<'a> {
+    out: &'a Output,
+    pending: Vec<u8>,
+}
+
+impl<'a> OutputWriter<'a> {
+    pub fn new(out: &'a Output) -> OutputWriter<'a> {
+        OutputWriter {
+            out,
+            pending: Vec::new(),
+        }
+    }
+}
+
+impl Write for OutputWriter<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.pending.extend_from_slice(buf);
+        if let Some(last) = self.pending.iter().rposition(|&b| b == b'\n') {
+            let complete: Vec<u8> = self.pending.drain(..=last).collect();
+            self.out.line(&String::from_utf8_lossy(&complete));
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Drop for OutputWriter<'_> {
+    fn drop(&mut self) {
+        if !self.pending.is_empty() {
+            self.out.line(&String::from_utf8_lossy(&self.pending));
+        }
+    }
+}
+
+/// What the reporter of one search needs to know besides the search's own output.
+pub struct UciReporter {
+    out: Arc<Output>,
+    /// The root position, for writing moves (castling notation depends on it).
+    root: Board,
+    chess960: bool,
+    show_wdl: bool,
+    /// The root moves the search may choose from (all legal moves, or `searchmoves`).
+    root_moves: Vec<Move>,
+    /// Whether any `info` line with a score was printed.
+    reported: AtomicBool,
+    /// Whether `bestmove` was printed (the search must call `best_move` exactly once).
+    done: AtomicBool,
+}
+
+impl UciReporter {
+    pub fn new(
+        out: Arc<Output>,
+        root: Board,
+        chess960: bool,
+        show_wdl: bool,
+        root_moves: Vec<Move>,
+    ) -> UciReporter {
+        UciReporter {
+            out,
+            root,
+            chess960,
+            show_wdl,
+            root_moves,
+            reported: AtomicBool::new(false),
+            done: AtomicBool::new(false),
+        }
+    }
+
+    /// Whether `bestmove` has been printed.
+    pub fn is_done(&self) -> bool {
+        self.done.load(Ordering::Acquire)
+    }
+
+    /// The `info …` line for `info` (the PV is cut at the first move that is not legal).
+    pub fn format_info(&self, info: &SearchInfo) -> String {
+        let mut line = format!("info depth {}", info.depth.max(0));
+        if info.depth > 0 {
+            line.push_str(&format!(" seldepth {}", info.seldepth.max(info.depth)));
+        }
+        line.push_str(&format!(" multipv {}", info.multipv.max(1)));
+        match info.score {
+            Score::Centipawns(cp) => line.push_str(&format!(" score cp {cp}")),
+            Score::Mate(m) => line.push_str(&format!(" score mate {m}")),
+        }
+        match info.bound {
+            Bound::Exact => {}
+            Bound::Lower => line.push_str(" lowerbound"),
+            Bound::Upper => line.push_str(" upperbound"),
+        }
+        if self.show_wdl {
+            let (w, d, l) = info.wdl.unwrap_or_else(|| wdl_model(info.score));
+            line.push_str(&format!(" wdl {w} {d} {l}"));
+        }
+        if info.depth > 0 || info.nodes > 0 {
+            let nps = info.nodes.saturating_mul(1000) / info.time_ms.max(1);
+            line.push_str(&format!(
+                " nodes {} nps {nps} hashfull {} time {}",
+                info.nodes,
+                info.hashfull.min(1000),
+                info.time_ms
+            ));
+        }
+        let pv = self.pv_text(&info.pv);
+        if !pv.is_empty() {
+            line.push_str(" pv ");
+            line.push_str(&pv);
+        }
+        line
+    }
+
+    fn pv_text(&self, pv: &[Move]) -> String {
+        let mut board = self.root;
+        let mut words = Vec::with_capacity(pv.len());
+        for &mv in pv {
+            if !board.is_legal(mv) {
+                break;
+            }
+            words.push(board.move_to_uci(mv, self.chess960));
+            board = board.make_move(mv);
+        }
+        words.join(" ")
+    }
+
+    /// The `bestmove …` line. A missing or illegal best move falls back to the first root move,
+    /// so `(none)` appears only when there is no legal move; `ponder` is kept only when legal.
+    pub fn format_best_move(&self, best: Option<Move>, ponder: Option<Move>) -> String {
+        let best = best
+            .filter(|&m| self.root.is_legal(m) && self.root_moves.contains(&m))
+            .or_else(|| self.root_moves.first().copied());
+        let Some(best) = best else {
+            return "bestmove (none)".to_string();
+        };
+        let mut line = format!("bestmove {}", self.root.move_to_uci(best, self.chess960));
+        let after = self.root.make_move(best);
+        if let Some(p) = ponder.filter(|&p| after.is_legal(p)) {
+            line.push_str(&format!(" ponder {}", after.move_to_uci(p, self.chess960)));
+        }
+        line
+    }
+}
+
+/// Win/draw/loss per mille from a score, for `UCI_ShowWDL` when the search gives none: a
+/// logistic model (about 8% wins at 0 cp, 30% at +1 pawn, 70% at +2.5 pawns).
+pub fn wdl_model(score: Score) -> (u32, u32, u32) {
+    match score {
+        Score::Mate(m) if m > 0 => (1000, 0, 0),
+        Score::Mate(_) => (0, 0, 1000),
+        Score::Centipawns(cp) => {
+            let cp = f64::from(cp.clamp(-4000, 4000));
+            let p = |x: f64| 1.0 / (1.0 + ((150.0 - x) / 60.0).exp());
+            let w = (1000.0 * p(cp)).round() as u32;
+            let l = ((1000.0 * p(-cp)).round() as u32).min(1000 - w);
+            (w, 1000 - w - l, l)
+        }
+    }
+}
+
+impl Reporter for UciReporter {
+    fn info(&self, info: &SearchInfo) {
+        if self.is_done() {
+            return;
+        }
+        self.reported.store(true, Ordering::Release);
+        self.out.line(&self.format_info(info));
+    }
+
+    fn message(&self, text: &str) {
+        if !self.is_done() {
+            self.out.info_string(text);
+        }
+    }
+
+    fn best_move(&self, best: Option<Move>, ponder: Option<Move>) {
+        if self.done.swap(true, Ordering::AcqRel) {
+            return; // never two bestmoves for one go
+        }
+        if self.root_moves.is_empty() && !self.reported.load(Ordering::Acquire) {
+            let score = if self.root.in_check() {
+                "mate 0"
+            } else {
+                "cp 0"
+            };
+            self.out.line(&format!("info depth 0 score {score}"));
+        }
+        self.out.line(&self.format_best_move(best, ponder));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Clone, Default)]
+    struct Captured(Arc<Mutex<Vec<u8>>>);
+    impl Write for Captured {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    impl Captured {
+        fn text(&self) -> String {
+            String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
+        }
+    }
+
+    fn reporter(fen: &str, chess960: bool, wdl: bool) -> (UciReporter, Captured) {
+        let cap = Captured::default();
+        let board = Board::from_fen(fen).unwrap();
+        let moves = board.legal_moves().to_vec();
+        (
+            UciReporter::new(
+                Output::new(Box::new(cap.clone())),
+                board,
+                chess960,
+                wdl,
+                moves,
+            ),
+            cap,
+        )
+    }
+
+    fn info(score: Score, bound: Bound, pv: Vec<Move>) -> SearchInfo {
+        SearchInfo {
+            depth: 5,
+            seldepth: 7,
+            multipv: 1,
+            score,
+            bound,
+            wdl: None,
+            nodes: 12345,
+            time_ms: 10,
+            hashfull: 3,
+            pv,
+        }
+    }
+
+    #[test]
+    fn output_drops_empty_lines_and_trailing_spaces() {
+        let cap = Captured::default();
+        let out = Output::new(Box::new(cap.clone()));
+        out.line("readyok  \r\n\n");
+        out.info_string("a\nb");
+        out.raw("x\n\ny\n");
+        assert_eq!(cap.text(), "readyok\ninfo string a b\nx\n\ny\n");
+    }
+
+    #[test]
+    fn info_line_layout() {
+        let (r, _) = reporter(crate::board::START_FEN, false, false);
+        let b = Board::startpos();
+        let e4 = b.parse_uci_move("e2e4", false).unwrap();
+        let e5 = b.make_move(e4).parse_uci_move("e7e5", false).unwrap();
+        let line = r.format_info(&info(Score::Centipawns(31), Bound::Exact, vec![e4, e5]));
+        assert_eq!(
+            line,
+            "info depth 5 seldepth 7 multipv 1 score cp 31 nodes 12345 nps 1234500 hashfull 3 time 10 pv e2e4 e7e5"
+        );
+        // An illegal PV move ends the PV.
+        let line = r.format_info(&info(Score::Mate(-3), Bound::Lower, vec![e4, e4]));
+        assert!(
+            line.contains(" score mate -3 lowerbound ") && line.ends_with(" pv e2e4"),
+            "{line}"
+        );
+        let line = r.format_info(&info(Score::Centipawns(0), Bound::Upper, vec![]));
+        assert!(
+            line.contains(" upperbound ") && !line.contains(" pv"),
+            "{line}"
+        );
+    }
+
+    #[test]
+    fn wdl_only_when_enabled() {
+        let (r, _) = reporter(crate::board::START_FEN, false, true);
+        let line = r.format_info(&info(Score::Centipawns(0), Bound::Exact, vec![]));
+        assert!(line.contains(" score cp 0 wdl "), "{line}");
+        for cp in [-5000, -300, -1, 0, 1, 100, 250, 900, 31000] {
+            let (w, d, l) = wdl_model(Score::Centipawns(cp));
+            assert_eq!(w + d + l, 1000);
+        }
+        assert_eq!(wdl_model(Score::Mate(2)), (1000, 0, 0));
+        assert_eq!(wdl_model(Score::Mate(-2)), (0, 0, 1000));
+    }
+
+    #[test]
+    fn bestmove_fallbacks() {
+        let (r, cap) = reporter(crate::board::START_FEN, false, false);
+        let b = Board::startpos();
+        let e4 = b.parse_uci_move("e2e4", false).unwrap();
+        let e5 = b.make_move(e4).parse_uci_move("e7e5", false).unwrap();
+        assert_eq!(
+            r.format_best_move(Some(e4), Some(e5)),
+            "bestmove e2e4 ponder e7e5"
+        );
+        assert_eq!(r.format_best_move(Some(e4), Some(e4)), "bestmove e2e4");
+        assert!(r.format_best_move(None, None).starts_with("bestmove "));
+        assert_ne!(r.format_best_move(None, None), "bestmove (none)");
+        r.best_move(Some(e4), None);
+        r.best_move(Some(e4), None);
+        assert_eq!(cap.text(), "bestmove e2e4\n");
+    }
+
+    #[test]
+    fn no_legal_moves() {
+        let (r, cap) = reporter("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", false, false);
+        r.best_move(None, None);
+        assert_eq!(cap.text(), "info depth 0 score cp 0\nbestmove (none)\n");
+        let (r, cap) = reporter("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", false, false);
+        r.best_move(None, None);
+        assert_eq!(cap.text(), "info depth 0 score mate 0\nbestmove (none)\n");
+    }
+
+    #[test]
+    fn castling_notation_follows_the_option() {
+        let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+        let b = Board::from_fen(fen).unwrap();
+        let oo = b.parse_uci_move("e1h1", true).unwrap();
+        let (r, _) = reporter(fen, false, false);
+        assert_eq!(r.format_best_move(Some(oo), None), "bestmove e1g1");
+        let (r, _) = reporter(fen, true, false);
+        assert_eq!(r.format_best_move(Some(oo), None), "bestmove e1h1");
+    }
+}
