@@ -2,7 +2,7 @@
 
 use super::{zobrist, Board};
 use crate::attacks::pawn_attacks;
-use crate::types::{CastleSide, Color, Move, MoveFlag, Piece, PieceType};
+use crate::types::{Bitboard, CastleSide, Color, Move, MoveFlag, Piece, PieceType};
 
 impl Board {
     /// The position after the legal move `mv`. Moves that are not legal here must not be passed
@@ -67,7 +67,9 @@ impl Board {
             }
         }
 
-        if old_castling.0 != 0 {
+        let touches_rook =
+            (self.castling_rooks & (Bitboard::from(from) | Bitboard::from(to))).is_nonempty();
+        if old_castling.0 != 0 && (touches_rook || piece.piece_type() == PieceType::King) {
             if piece.piece_type() == PieceType::King {
                 self.castling.remove_color(us);
             }
@@ -80,6 +82,7 @@ impl Board {
                     }
                 }
             }
+            self.update_castling_rooks();
             self.key ^= zobrist::castling(old_castling) ^ zobrist::castling(self.castling);
         }
 

@@ -35,6 +35,9 @@ pub struct Board {
     castling: CastlingRights,
     /// Files of the castling rooks, `[color][side]`; only meaningful while the right is held.
     castle_rook_files: [[File; 2]; 2],
+    /// Squares of the rooks that still carry a castling right: a move touching none of them
+    /// (and not a king move) cannot change the rights, which spares make_move a loop.
+    castling_rooks: Bitboard,
     /// Set only when an en-passant capture is actually legal, so repetition keys follow FIDE.
     en_passant: Option<Square>,
     halfmove_clock: u16,
@@ -58,6 +61,7 @@ impl Board {
             side_to_move: Color::White,
             castling: CastlingRights::NONE,
             castle_rook_files: [[File::H, File::A]; 2],
+            castling_rooks: Bitboard::EMPTY,
             en_passant: None,
             halfmove_clock: 0,
             fullmove_number: 1,
@@ -233,6 +237,15 @@ impl Board {
             key ^= zobrist::en_passant(ep);
         }
         key
+    }
+
+    /// Recomputes [`Board::castling_rooks`] from the rights and rook files.
+    pub(crate) fn update_castling_rooks(&mut self) {
+        self.castling_rooks = Color::ALL
+            .into_iter()
+            .flat_map(|color| CastleSide::BOTH.map(|side| self.castle_rook(color, side)))
+            .flatten()
+            .fold(Bitboard::EMPTY, |set, sq| set.with(sq));
     }
 
     /// Whether some castling right uses a king or rook off its standard square (e-file king,
