@@ -235,7 +235,13 @@ fn lookup(entry: &Magic, occupied: Bitboard) -> Bitboard {
     let index = unsafe { core::arch::x86_64::_pext_u64(occupied.0, entry.mask) } as usize;
     #[cfg(not(all(feature = "pext", target_feature = "bmi2")))]
     let index = ((occupied.0 & entry.mask).wrapping_mul(entry.magic) >> entry.shift) as usize;
-    Bitboard(SLIDER_ATTACKS[entry.offset as usize + index])
+    let slot = entry.offset as usize + index;
+    debug_assert!(slot < TABLE_SIZE);
+    // SAFETY: `offset` is where this square's slice starts and `index` < 2^bits, the slice's
+    // length (the multiply-shift keeps `bits` bits; PEXT yields at most popcount(mask) = bits
+    // bits). `magic_entries` lays the slices end to end and the last one ends at TABLE_SIZE;
+    // `every_entry_matches_ray_walker` reads every slot of every slice.
+    Bitboard(unsafe { *SLIDER_ATTACKS.get_unchecked(slot) })
 }
 
 /// Rook attacks from `sq` given the occupied squares (blockers included in the result).

@@ -99,9 +99,11 @@ impl Square {
         (0..64).map(Square)
     }
 
+    /// 0..64. The mask is free and proves the range to the compiler, so table lookups indexed
+    /// by a square need no bounds check.
     #[inline(always)]
     pub const fn index(self) -> usize {
-        self.0 as usize
+        (self.0 & 63) as usize
     }
     #[inline(always)]
     pub const fn file(self) -> File {
