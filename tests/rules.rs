@@ -184,6 +184,66 @@ fn chess960_castling() {
 }
 
 #[test]
+fn chess960_castling_king_still_one_step_and_rook_on_king_target() {
+    let castles = |fen: &str, mv: &str, after: &str| {
+        let b = board(fen);
+        let m = b
+            .parse_uci_move(mv, true)
+            .unwrap_or_else(|e| panic!("{fen} {mv}: {e}"));
+        assert!(m.is_castle());
+        assert_eq!(b.move_to_uci(m, true), mv);
+        assert_eq!(
+            b.make_move(m).to_fen().split(' ').next(),
+            Some(after),
+            "{fen} {mv}"
+        );
+    };
+    // The king does not move (already on g1); only the rook goes h1 -> f1.
+    castles(
+        "4k3/8/8/8/8/8/8/6KR w H - 0 1",
+        "g1h1",
+        "4k3/8/8/8/8/8/8/5RK1",
+    );
+    // The king moves one square (f1 -> g1) and the rook h1 -> f1.
+    castles(
+        "4k3/8/8/8/8/8/8/5K1R w H - 0 1",
+        "f1h1",
+        "4k3/8/8/8/8/8/8/5RK1",
+    );
+    // The rook stands on the king's destination (g1) and the king on f1: they swap.
+    castles(
+        "4k3/8/8/8/8/8/8/5KR1 w G - 0 1",
+        "f1g1",
+        "4k3/8/8/8/8/8/8/5RK1",
+    );
+    // Queen side with the rook already on its destination (d1): only the king moves, e1 -> c1.
+    castles(
+        "4k3/8/8/8/8/8/8/3RK3 w D - 0 1",
+        "e1d1",
+        "4k3/8/8/8/8/8/8/2KR4",
+    );
+    // A d-file rook to the right of a b1 king is a king-side rook: king g1, rook f1.
+    castles(
+        "4k3/8/8/8/8/8/8/1K1R4 w D - 0 1",
+        "b1d1",
+        "4k3/8/8/8/8/8/8/5RK1",
+    );
+}
+
+#[test]
+fn promotion_letters_in_either_case() {
+    let b = board("8/4P3/8/8/8/8/k7/4K3 w - - 0 1");
+    let lower = b.parse_uci_move("e7e8n", false).unwrap();
+    assert_eq!(b.parse_uci_move("e7e8N", false), Ok(lower));
+    assert_eq!(b.move_to_uci(lower, false), "e7e8n");
+    assert!(b.parse_uci_move("e7e8k", false).is_err());
+    assert!(
+        b.parse_uci_move("e7e8", false).is_err(),
+        "a promotion needs its piece"
+    );
+}
+
+#[test]
 fn bad_fens_are_rejected_with_reasons() {
     let cases: &[(&str, FenError)] = &[
         ("", FenError::FieldCount(0)),

@@ -49,7 +49,7 @@ impl Board {
         text
     }
 
-    /// Parses a UCI move and checks it is legal. King-takes-rook castling is always accepted;
+    /// Parses a UCI move and checks it is legal (promotion letters in either case). King-takes-rook castling is always accepted;
     /// king-moves-two-files castling (`e1g1`) only when `chess960` is off.
     pub fn parse_uci_move(&self, text: &str, chess960: bool) -> Result<Move, MoveParseError> {
         let syntax = || MoveParseError::Syntax(text.to_string());
@@ -61,12 +61,8 @@ impl Board {
         let promotion = match text[4..].chars().next() {
             None => None,
             Some(c) => match PieceType::from_char(c) {
-                Some(p)
-                    if !matches!(p, PieceType::Pawn | PieceType::King)
-                        && c.is_ascii_lowercase() =>
-                {
-                    Some(p)
-                }
+                // Upper-case letters are accepted on input (some GUIs send them); output is lower.
+                Some(p) if !matches!(p, PieceType::Pawn | PieceType::King) => Some(p),
                 _ => return Err(syntax()),
             },
         };
