@@ -101,13 +101,15 @@ def load_epd_perft(path: str) -> list[tuple[str, dict[int, int]]]:
 
 
 def run_cli_perft(binary: str, depth: int, fen: str | None = None, threads: int | None = None,
-                  timeout: float | None = None) -> tuple[Divide, str, float]:
-    """Run ``escaque perft <depth> [FEN] [--threads N]``; return (divide, stderr, wall seconds)."""
+                  timeout: float | None = None, hash_mb: int | None = None) -> tuple[Divide, str, float]:
+    """Run ``escaque perft <depth> [FEN] [--threads N] [--hash MB]``; return (divide, stderr, wall seconds)."""
     argv = [binary, "perft", str(depth)]
     if fen is not None:
         argv.append(fen)
     if threads is not None:
         argv += ["--threads", str(threads)]
+    if hash_mb is not None:
+        argv += ["--hash", str(hash_mb)]
     start = time.monotonic()
     try:
         proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, errors="replace")
