@@ -3,8 +3,10 @@
 pub mod attacks;
 pub mod bench;
 pub mod board;
+pub mod eval;
 pub mod perft;
 pub mod search;
 pub mod timeman;
+pub mod tt;
 pub mod types;
 pub mod uci;

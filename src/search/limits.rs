@@ -32,6 +32,10 @@ pub struct TimeBudget {
 impl TimeBudget {
     /// No time limit (depth, nodes, mate or infinite searches).
     pub fn unlimited(start: Instant) -> TimeBudget {
-        TimeBudget { start, soft: None, hard: None }
+        TimeBudget {
+            start,
+            soft: None,
+            hard: None,
+        }
     }
 }

@@ -2,11 +2,16 @@
 //! `go` starts the search on its own thread and returns at once; `stop`, `ponderhit` and `wait`
 //! control it. Results leave only through a [`Reporter`].
 
+mod alphabeta;
+mod history;
 pub mod limits;
+pub mod params;
+mod picker;
 pub mod report;
-mod simple;
+pub mod see;
+mod thread;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
@@ -14,7 +19,9 @@ pub use limits::{Limits, TimeBudget};
 pub use report::{Bound, Reporter, Score, SearchInfo, SilentReporter};
 
 use crate::board::Board;
+use crate::tt::TranspositionTable;
 use crate::types::Move;
+use thread::ThreadData;
 
 /// Everything one search needs to know.
 #[derive(Clone, Debug)]
@@ -45,7 +52,12 @@ pub struct SearchSignals {
 /// The engine: owns the search thread, the transposition table and the options.
 pub struct Engine {
     signals: Arc<SearchSignals>,
-    worker: Option<JoinHandle<()>>,
+    /// The running search; hands the thread data back when it ends.
+    worker: Option<JoinHandle<Vec<ThreadData>>>,
+    /// Per-thread state (histories survive from one search to the next).
+    pool: Vec<ThreadData>,
+    tt: Arc<TranspositionTable>,
+    last_nodes: Arc<AtomicU64>,
     hash_mb: usize,
     threads: usize,
 }
@@ -63,6 +75,9 @@ impl Engine {
         Engine {
             signals: Arc::new(SearchSignals::default()),
             worker: None,
+            pool: Vec::new(),
+            tt: Arc::new(TranspositionTable::new(Self::DEFAULT_HASH_MB)),
+            last_nodes: Arc::new(AtomicU64::new(0)),
             hash_mb: Self::DEFAULT_HASH_MB,
             threads: 1,
         }
@@ -75,11 +90,30 @@ impl Engine {
         self.signals.stop.store(false, Ordering::Release);
         let hold = request.limits.infinite || request.limits.ponder;
         self.signals.hold.store(hold, Ordering::Release);
-        self.signals.pondering.store(request.limits.ponder, Ordering::Release);
+        self.signals
+            .pondering
+            .store(request.limits.ponder, Ordering::Release);
         let signals = Arc::clone(&self.signals);
+        let tt = Arc::clone(&self.tt);
+        let last_nodes = Arc::clone(&self.last_nodes);
+        let mut pool = std::mem::take(&mut self.pool);
+        pool.truncate(self.threads);
+        while pool.len() < self.threads {
+            pool.push(ThreadData::new(pool.len()));
+        }
         self.worker = Some(std::thread::spawn(move || {
-            simple::search(&request, &signals, reporter.as_ref());
+            let nodes = thread::run_search(&request, &signals, &tt, &mut pool, reporter.as_ref());
+            last_nodes.store(nodes, Ordering::Release);
+            pool
         }));
+    }
+
+    /// Runs a search to completion on this thread's behalf and returns the nodes it searched
+    /// (bench, datagen, tests). The request must not be `infinite` or `ponder`.
+    pub fn search_sync(&mut self, request: SearchRequest, reporter: Arc<dyn Reporter>) -> u64 {
+        self.go(request, reporter);
+        self.wait();
+        self.last_nodes.load(Ordering::Acquire)
     }
 
     /// Asks the search to stop; `bestmove` follows from the search thread.
@@ -97,7 +131,9 @@ impl Engine {
     /// Blocks until the running search (if any) has printed its `bestmove`.
     pub fn wait(&mut self) {
         if let Some(worker) = self.worker.take() {
-            let _ = worker.join();
+            if let Ok(pool) = worker.join() {
+                self.pool = pool;
+            }
         }
     }
 
@@ -109,6 +145,7 @@ impl Engine {
     pub fn set_hash_mb(&mut self, mb: usize) {
         self.wait();
         self.hash_mb = mb.max(1);
+        self.tt = Arc::new(TranspositionTable::new(self.hash_mb));
     }
 
     pub fn set_threads(&mut self, threads: usize) {
@@ -119,11 +156,16 @@ impl Engine {
     /// `ucinewgame`: forget everything learned (hash table, histories); options stay.
     pub fn new_game(&mut self) {
         self.wait();
+        self.tt.clear();
+        for td in &mut self.pool {
+            td.clear();
+        }
     }
 
     /// The `Clear Hash` button: empties the transposition table.
     pub fn clear_hash(&mut self) {
         self.wait();
+        self.tt.clear();
     }
 
     pub fn hash_mb(&self) -> usize {

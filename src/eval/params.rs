@@ -1,0 +1,232 @@
+//! Every evaluation weight in one flat table, indexed through the named offsets below. Each entry
+//! is an `S` pair (middlegame, endgame) in centipawns. The Texel tuner (`src/tune/`) reads the
+//! same offsets and writes a replacement for [`PARAMS`].
+
+use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
+
+/// A tapered score: the middlegame and endgame halves, blended by game phase.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct S(pub i32, pub i32);
+
+impl Add for S {
+    type Output = S;
+    #[inline(always)]
+    fn add(self, o: S) -> S {
+        S(self.0 + o.0, self.1 + o.1)
+    }
+}
+impl Sub for S {
+    type Output = S;
+    #[inline(always)]
+    fn sub(self, o: S) -> S {
+        S(self.0 - o.0, self.1 - o.1)
+    }
+}
+impl Neg for S {
+    type Output = S;
+    #[inline(always)]
+    fn neg(self) -> S {
+        S(-self.0, -self.1)
+    }
+}
+impl Mul<i32> for S {
+    type Output = S;
+    #[inline(always)]
+    fn mul(self, k: i32) -> S {
+        S(self.0 * k, self.1 * k)
+    }
+}
+impl AddAssign for S {
+    #[inline(always)]
+    fn add_assign(&mut self, o: S) {
+        *self = *self + o;
+    }
+}
+impl SubAssign for S {
+    #[inline(always)]
+    fn sub_assign(&mut self, o: S) {
+        *self = *self - o;
+    }
+}
+
+/// Piece values, indexed by piece type (the king's entry stays zero).
+pub const MATERIAL: usize = 0;
+/// Piece-square tables, `[piece type][square from White's side]`.
+pub const PST: usize = MATERIAL + 6;
+/// Mobility by number of safe target squares, per piece type.
+pub const MOB_KNIGHT: usize = PST + 6 * 64;
+pub const MOB_BISHOP: usize = MOB_KNIGHT + 9;
+pub const MOB_ROOK: usize = MOB_BISHOP + 14;
+pub const MOB_QUEEN: usize = MOB_ROOK + 15;
+/// Passed pawn by relative rank.
+pub const PASSED: usize = MOB_QUEEN + 28;
+/// Passed pawn whose stop square is free, by relative rank (on top of `PASSED`).
+pub const PASSED_FREE: usize = PASSED + 8;
+/// Passed pawn: our king's distance to its stop square minus theirs, per relative rank weight.
+pub const PASSED_KING_DIST: usize = PASSED_FREE + 8;
+pub const ISOLATED: usize = PASSED_KING_DIST + 1;
+pub const DOUBLED: usize = ISOLATED + 1;
+pub const BACKWARD: usize = DOUBLED + 1;
+/// Pawn defended by a pawn or standing beside one, by relative rank.
+pub const CONNECTED: usize = BACKWARD + 1;
+/// Attacks on the enemy king zone, per attacking piece type (knight … queen), per attacked square.
+pub const KING_ATTACK: usize = CONNECTED + 8;
+/// Own pawns in the three files in front of the king, one and two ranks ahead.
+pub const KING_SHIELD: usize = KING_ATTACK + 6;
+/// King on a file with no own pawn (open or half-open towards the enemy).
+pub const KING_OPEN_FILE: usize = KING_SHIELD + 2;
+pub const ROOK_OPEN: usize = KING_OPEN_FILE + 1;
+pub const ROOK_SEMI_OPEN: usize = ROOK_OPEN + 1;
+pub const BISHOP_PAIR: usize = ROOK_SEMI_OPEN + 1;
+/// A pawn attacking an enemy piece, by the attacked piece type.
+pub const THREAT_BY_PAWN: usize = BISHOP_PAIR + 1;
+/// A knight or bishop attacking an enemy piece, by the attacked piece type.
+pub const THREAT_BY_MINOR: usize = THREAT_BY_PAWN + 6;
+/// A rook attacking an enemy piece, by the attacked piece type.
+pub const THREAT_BY_ROOK: usize = THREAT_BY_MINOR + 6;
+/// An enemy piece (not a pawn) we attack that nothing defends.
+pub const HANGING: usize = THREAT_BY_ROOK + 6;
+/// The side to move's bonus.
+pub const TEMPO: usize = HANGING + 1;
+/// Number of weights.
+pub const NUM_PARAMS: usize = TEMPO + 1;
+
+/// Names of the sections, with their offsets and lengths, for traces and the tuner's output.
+pub const SECTIONS: &[(&str, usize, usize)] = &[
+    ("MATERIAL", MATERIAL, 6),
+    ("PST", PST, 6 * 64),
+    ("MOB_KNIGHT", MOB_KNIGHT, 9),
+    ("MOB_BISHOP", MOB_BISHOP, 14),
+    ("MOB_ROOK", MOB_ROOK, 15),
+    ("MOB_QUEEN", MOB_QUEEN, 28),
+    ("PASSED", PASSED, 8),
+    ("PASSED_FREE", PASSED_FREE, 8),
+    ("PASSED_KING_DIST", PASSED_KING_DIST, 1),
+    ("ISOLATED", ISOLATED, 1),
+    ("DOUBLED", DOUBLED, 1),
+    ("BACKWARD", BACKWARD, 1),
+    ("CONNECTED", CONNECTED, 8),
+    ("KING_ATTACK", KING_ATTACK, 6),
+    ("KING_SHIELD", KING_SHIELD, 2),
+    ("KING_OPEN_FILE", KING_OPEN_FILE, 1),
+    ("ROOK_OPEN", ROOK_OPEN, 1),
+    ("ROOK_SEMI_OPEN", ROOK_SEMI_OPEN, 1),
+    ("BISHOP_PAIR", BISHOP_PAIR, 1),
+    ("THREAT_BY_PAWN", THREAT_BY_PAWN, 6),
+    ("THREAT_BY_MINOR", THREAT_BY_MINOR, 6),
+    ("THREAT_BY_ROOK", THREAT_BY_ROOK, 6),
+    ("HANGING", HANGING, 1),
+    ("TEMPO", TEMPO, 1),
+];
+
+/// The weights the engine plays with.
+pub static PARAMS: [S; NUM_PARAMS] = initial_params();
+
+/// Hand-set starting weights: simple shapes (centralisation, pawn advance, king shelter) that the
+/// tuner refines.
+pub const fn initial_params() -> [S; NUM_PARAMS] {
+    let mut p = [S(0, 0); NUM_PARAMS];
+    let material = [
+        S(90, 110),
+        S(330, 300),
+        S(350, 320),
+        S(470, 530),
+        S(1000, 950),
+        S(0, 0),
+    ];
+    let mut i = 0;
+    while i < 6 {
+        p[MATERIAL + i] = material[i];
+        i += 1;
+    }
+    let mut sq = 0;
+    while sq < 64 {
+        let file = (sq % 8) as i32;
+        let rank = (sq / 8) as i32;
+        // Distance from the centre in files and ranks, 0 (centre) to 3 (edge).
+        let fc = if file < 4 { 3 - file } else { file - 4 };
+        let rc = if rank < 4 { 3 - rank } else { rank - 4 };
+        let centre = 6 - 2 * (fc + rc);
+        // Pawns: advance is good, central pawns a bit more in the middlegame.
+        let pawn = if rank == 0 || rank == 7 {
+            S(0, 0)
+        } else {
+            S(
+                (rank - 1) * 3 + if fc == 0 && rank >= 3 { 10 } else { 0 },
+                (rank - 1) * 8,
+            )
+        };
+        p[PST + sq] = pawn;
+        p[PST + 64 + sq] = S(centre * 4, centre * 3);
+        p[PST + 2 * 64 + sq] = S(centre * 2, centre * 2);
+        p[PST + 3 * 64 + sq] = S(if rank == 6 { 15 } else { 0 }, 0);
+        p[PST + 4 * 64 + sq] = S(centre, centre * 3);
+        // King: shelter on the back rank in the middlegame, centre in the endgame.
+        let king_mg = if rank == 0 {
+            if fc >= 2 {
+                20
+            } else {
+                -10
+            }
+        } else {
+            -15 * rank
+        };
+        p[PST + 5 * 64 + sq] = S(king_mg, centre * 5);
+        sq += 1;
+    }
+    let mut n = 0;
+    while n < 9 {
+        p[MOB_KNIGHT + n] = S((n as i32 - 4) * 6, (n as i32 - 4) * 6);
+        n += 1;
+    }
+    n = 0;
+    while n < 14 {
+        p[MOB_BISHOP + n] = S((n as i32 - 6) * 5, (n as i32 - 6) * 5);
+        n += 1;
+    }
+    n = 0;
+    while n < 15 {
+        p[MOB_ROOK + n] = S((n as i32 - 7) * 2, (n as i32 - 7) * 5);
+        n += 1;
+    }
+    n = 0;
+    while n < 28 {
+        p[MOB_QUEEN + n] = S(n as i32 - 13, (n as i32 - 13) * 2);
+        n += 1;
+    }
+    let passed = [0, 5, 10, 20, 40, 70, 110, 0];
+    n = 0;
+    while n < 8 {
+        p[PASSED + n] = S(passed[n] / 2, passed[n]);
+        p[PASSED_FREE + n] = S(0, passed[n] / 4);
+        p[CONNECTED + n] = S(n as i32 * 2, n as i32 * 2);
+        n += 1;
+    }
+    p[PASSED_KING_DIST] = S(0, 5);
+    p[ISOLATED] = S(-10, -10);
+    p[DOUBLED] = S(-10, -20);
+    p[BACKWARD] = S(-8, -5);
+    p[KING_ATTACK + 1] = S(8, 0);
+    p[KING_ATTACK + 2] = S(6, 0);
+    p[KING_ATTACK + 3] = S(10, 0);
+    p[KING_ATTACK + 4] = S(14, 0);
+    p[KING_SHIELD] = S(12, 0);
+    p[KING_SHIELD + 1] = S(6, 0);
+    p[KING_OPEN_FILE] = S(-20, 0);
+    p[ROOK_OPEN] = S(25, 10);
+    p[ROOK_SEMI_OPEN] = S(12, 5);
+    p[BISHOP_PAIR] = S(30, 50);
+    let threat_pawn = [0, 50, 50, 60, 60, 0];
+    let threat_minor = [0, 10, 10, 40, 40, 0];
+    let threat_rook = [0, 5, 5, 0, 40, 0];
+    n = 0;
+    while n < 6 {
+        p[THREAT_BY_PAWN + n] = S(threat_pawn[n], threat_pawn[n]);
+        p[THREAT_BY_MINOR + n] = S(threat_minor[n], threat_minor[n]);
+        p[THREAT_BY_ROOK + n] = S(threat_rook[n], threat_rook[n]);
+        n += 1;
+    }
+    p[HANGING] = S(15, 10);
+    p[TEMPO] = S(15, 5);
+    p
+}

@@ -1,0 +1,542 @@
+//! The alpha-beta search proper: the root, principal variation search with its pruning and
+//! reductions, and quiescence. Scores are from the side to move's point of view.
+
+use super::history::{captured_type, piece_to, NO_PIECE_TO};
+use super::params::*;
+use super::picker::MovePicker;
+use super::see::{capture_gain, see_ge};
+use super::thread::{Shared, ThreadData};
+use crate::board::Board;
+use crate::eval::evaluate;
+use crate::tt::{score_from_tt, score_to_tt, Bound as TtBound};
+use crate::types::{Move, PieceType};
+
+impl ThreadData {
+    /// Searches the root moves `root_moves[pv_idx..]` in order and returns the best score.
+    pub(super) fn search_root(
+        &mut self,
+        sh: &Shared,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let board = self.root_board;
+        let orig_alpha = alpha;
+        self.pv_len[0] = 0;
+        let mut best_score = -INF;
+        let mut best_move = Move::NULL;
+        self.keys.push(board.hash());
+        for i in self.pv_idx..self.root_moves.len() {
+            let mv = self.root_moves[i].mv;
+            let child = board.make_move(mv);
+            sh.tt.prefetch(child.hash());
+            self.stack[0].piece_to = piece_to(board.piece_on(mv.from()).expect("origin"), mv.to());
+            let new_depth = depth - 1 + i32::from(child.in_check());
+            let first = i == self.pv_idx;
+            self.seldepth = self.seldepth.max(1);
+            let mut score;
+            if first {
+                score = -self.negamax::<true>(sh, &child, new_depth, 1, -beta, -alpha, false);
+            } else {
+                // Late quiet root moves get a light reduction; anything promising is re-searched.
+                let moves = i - self.pv_idx;
+                let r = if depth >= 3 && moves >= 3 && !mv.is_noisy() && !child.in_check() {
+                    (lmr(depth, moves) - 1).max(0)
+                } else {
+                    0
+                };
+                score =
+                    -self.negamax::<false>(sh, &child, new_depth - r, 1, -alpha - 1, -alpha, true);
+                if score > alpha && r > 0 {
+                    score =
+                        -self.negamax::<false>(sh, &child, new_depth, 1, -alpha - 1, -alpha, true);
+                }
+                if score > alpha && score < beta {
+                    score = -self.negamax::<true>(sh, &child, new_depth, 1, -beta, -alpha, false);
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            let rm = &mut self.root_moves[i];
+            if first || score > alpha {
+                rm.score = score;
+                rm.seldepth = self.seldepth;
+                rm.pv.clear();
+                rm.pv.push(mv);
+                rm.pv
+                    .extend_from_slice(&self.pv[1][1..self.pv_len[1].max(1)]);
+            } else {
+                rm.score = -INF;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = mv;
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.keys.pop();
+        if !self.stopped && self.pv_idx == 0 && !best_move.is_null() {
+            let bound = if best_score >= beta {
+                TtBound::Lower
+            } else if best_score > orig_alpha {
+                TtBound::Exact
+            } else {
+                TtBound::Upper
+            };
+            sh.tt.store(
+                board.hash(),
+                best_move,
+                score_to_tt(best_score, 0, MATE_BOUND),
+                -INF,
+                depth,
+                bound,
+                true,
+            );
+        }
+        best_score
+    }
+
+    /// Whether the position at `ply` is drawn by rule: fifty moves, insufficient material, or a
+    /// repetition (once inside the search tree, twice if the earlier positions are from the game).
+    fn is_draw(&self, board: &Board) -> bool {
+        if board.halfmove_clock() >= 100 {
+            return !board.in_check() || board.has_legal_moves();
+        }
+        if board.is_insufficient_material() {
+            return true;
+        }
+        let key = board.hash();
+        let n = self.keys.len();
+        let reach = (board.halfmove_clock() as usize).min(n);
+        let mut seen = 0;
+        let mut i = 2;
+        while i <= reach {
+            let index = n - i;
+            if self.keys[index] == key {
+                if index >= self.root_len {
+                    return true;
+                }
+                seen += 1;
+                if seen >= 2 {
+                    return true;
+                }
+            }
+            i += 2;
+        }
+        false
+    }
+
+    #[inline(always)]
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply][ply] = mv;
+        head[ply][ply + 1..child_len].copy_from_slice(&tail[0][ply + 1..child_len]);
+        self.pv_len[ply] = child_len;
+    }
+
+    /// Continuation-history keys of the moves one and two plies before `ply`.
+    #[inline(always)]
+    fn cont_keys(&self, ply: usize) -> [usize; 2] {
+        let one = if ply >= 1 {
+            self.stack[ply - 1].piece_to
+        } else {
+            NO_PIECE_TO
+        };
+        let two = if ply >= 2 {
+            self.stack[ply - 2].piece_to
+        } else {
+            NO_PIECE_TO
+        };
+        [one, two]
+    }
+
+    /// Principal variation search. `cut_node`: expected to fail high (a null-window child of a
+    /// PV node's late move, or of another expected all-node).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn negamax<const PV: bool>(
+        &mut self,
+        sh: &Shared,
+        board: &Board,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        cut_node: bool,
+    ) -> i32 {
+        if depth <= 0 {
+            return self.qsearch::<PV>(sh, board, ply, alpha, beta);
+        }
+        self.pv_len[ply] = ply;
+        self.nodes += 1;
+        if self.check_stop(sh) {
+            return 0;
+        }
+        if PV {
+            self.seldepth = self.seldepth.max(ply + 1);
+        }
+        let in_check = board.in_check();
+        if self.is_draw(board) {
+            return DRAW;
+        }
+        if ply >= MAX_PLY - 1 {
+            return if in_check { DRAW } else { evaluate(board) };
+        }
+        // Mate distance pruning: no line from here can beat a mate already found nearer the root.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let excluded = self.stack[ply].excluded;
+        let key = board.hash();
+        let tt = if excluded.is_null() {
+            sh.tt.probe(key)
+        } else {
+            None
+        };
+        let tt_move = tt.map_or(Move::NULL, |e| e.mv);
+        let tt_score = tt.map_or(-INF, |e| score_from_tt(e.score, ply, MATE_BOUND));
+        // Transposition table cutoff: a deep enough entry whose bound settles this window.
+        if let Some(e) = tt {
+            if !PV
+                && e.depth >= depth
+                && match e.bound {
+                    TtBound::Exact => true,
+                    TtBound::Lower => tt_score >= beta,
+                    TtBound::Upper => tt_score <= alpha,
+                    TtBound::None => false,
+                }
+            {
+                return tt_score;
+            }
+        }
+
+        // Static evaluation, sharpened by the stored score when its bound points the right way.
+        let raw_eval = if in_check {
+            -INF
+        } else {
+            match tt {
+                Some(e) if e.eval != -INF && e.eval.abs() < MATE_BOUND => e.eval,
+                _ => evaluate(board),
+            }
+        };
+        let mut eval = raw_eval;
+        if let Some(e) = tt {
+            if !in_check
+                && tt_score.abs() < MATE_BOUND
+                && match e.bound {
+                    TtBound::Lower => tt_score > eval,
+                    TtBound::Upper => tt_score < eval,
+                    TtBound::Exact => true,
+                    TtBound::None => false,
+                }
+            {
+                eval = tt_score;
+            }
+        }
+        self.stack[ply].static_eval = raw_eval;
+        let improving = !in_check && ply >= 2 && raw_eval > self.stack[ply - 2].static_eval;
+        self.stack[ply + 1].killers = [Move::NULL; 2];
+        let _ = (improving, cut_node, eval);
+
+        let us = board.side_to_move();
+        let cont = self.cont_keys(ply);
+        let counter = self.hist.counter(cont[0]);
+        let mut picker = MovePicker::new(tt_move, self.stack[ply].killers, counter, cont);
+        let mut best_score = -INF;
+        let mut best_move = Move::NULL;
+        let mut moves_searched = 0usize;
+        let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
+        let mut noisy_tried: arrayvec::ArrayVec<Move, 32> = arrayvec::ArrayVec::new();
+        let orig_alpha = alpha;
+        self.keys.push(key);
+
+        while let Some(mv) = picker.next(board, &self.hist) {
+            if mv == excluded {
+                continue;
+            }
+            let is_quiet = !mv.is_noisy();
+            let moved = board.piece_on(mv.from()).expect("origin");
+            let child = board.make_move(mv);
+            sh.tt.prefetch(child.hash());
+            let gives_check = child.in_check();
+            // Check extension: a checking move is searched one ply deeper.
+            let extension = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
+            let new_depth = depth - 1 + extension;
+            self.stack[ply].piece_to = piece_to(moved, mv.to());
+            self.stack[ply].null_move = false;
+
+            let mut score;
+            if moves_searched == 0 {
+                score = -self.negamax::<PV>(sh, &child, new_depth, ply + 1, -beta, -alpha, false);
+            } else {
+                score = -self.negamax::<false>(
+                    sh,
+                    &child,
+                    new_depth,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    !cut_node,
+                );
+                if PV && score > alpha && score < beta {
+                    score =
+                        -self.negamax::<true>(sh, &child, new_depth, ply + 1, -beta, -alpha, false);
+                }
+            }
+            moves_searched += 1;
+            if self.stopped {
+                self.keys.pop();
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = mv;
+                    if PV {
+                        self.update_pv(ply, mv);
+                    }
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+            if mv != best_move {
+                if is_quiet {
+                    let _ = quiets_tried.try_push(mv);
+                } else {
+                    let _ = noisy_tried.try_push(mv);
+                }
+            }
+        }
+        self.keys.pop();
+
+        if moves_searched == 0 {
+            if !excluded.is_null() {
+                return alpha;
+            }
+            return if in_check { -MATE + ply as i32 } else { DRAW };
+        }
+
+        if best_score >= beta {
+            self.update_histories(
+                board,
+                ply,
+                depth,
+                best_move,
+                &quiets_tried,
+                &noisy_tried,
+                us,
+            );
+        }
+
+        if excluded.is_null() {
+            let bound = if best_score >= beta {
+                TtBound::Lower
+            } else if PV && best_score > orig_alpha {
+                TtBound::Exact
+            } else {
+                TtBound::Upper
+            };
+            sh.tt.store(
+                key,
+                best_move,
+                score_to_tt(best_score, ply, MATE_BOUND),
+                raw_eval,
+                depth,
+                bound,
+                PV,
+            );
+        }
+        best_score
+    }
+
+    /// Rewards the move that caused a cutoff and penalises the ones tried before it.
+    #[allow(clippy::too_many_arguments)]
+    fn update_histories(
+        &mut self,
+        board: &Board,
+        ply: usize,
+        depth: i32,
+        best: Move,
+        quiets: &[Move],
+        noisy: &[Move],
+        us: crate::types::Color,
+    ) {
+        let bonus = history_bonus(depth);
+        let cont = self.cont_keys(ply);
+        if !best.is_noisy() {
+            let entry = &mut self.stack[ply].killers;
+            if entry[0] != best {
+                entry[1] = entry[0];
+                entry[0] = best;
+            }
+            self.hist.set_counter(cont[0], best);
+            for (&mv, b) in std::iter::once(&best)
+                .map(|m| (m, bonus))
+                .chain(quiets.iter().map(|m| (m, -bonus)))
+            {
+                let pt = piece_to(board.piece_on(mv.from()).expect("origin"), mv.to());
+                self.hist.update_butterfly(us, mv, b);
+                self.hist.update_continuation(cont[0], pt, b);
+                self.hist.update_continuation(cont[1], pt, b);
+            }
+        } else {
+            let piece = board.piece_on(best.from()).expect("origin");
+            self.hist
+                .update_capture(piece, best.to(), captured_type(board, best), bonus);
+        }
+        for &mv in noisy {
+            let piece = board.piece_on(mv.from()).expect("origin");
+            self.hist
+                .update_capture(piece, mv.to(), captured_type(board, mv), -bonus);
+        }
+    }
+
+    /// Quiescence search: captures and promotions until the position is quiet (all evasions when
+    /// in check), with the static evaluation as a stand-pat lower bound.
+    pub(super) fn qsearch<const PV: bool>(
+        &mut self,
+        sh: &Shared,
+        board: &Board,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        self.nodes += 1;
+        if self.check_stop(sh) {
+            return 0;
+        }
+        if PV {
+            self.seldepth = self.seldepth.max(ply + 1);
+        }
+        if (board.halfmove_clock() >= 100 || board.is_insufficient_material())
+            && (!board.in_check() || board.has_legal_moves())
+        {
+            return DRAW;
+        }
+        let in_check = board.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { DRAW } else { evaluate(board) };
+        }
+        let key = board.hash();
+        let tt = sh.tt.probe(key);
+        let tt_score = tt.map_or(-INF, |e| score_from_tt(e.score, ply, MATE_BOUND));
+        if let Some(e) = tt {
+            if !PV
+                && match e.bound {
+                    TtBound::Exact => true,
+                    TtBound::Lower => tt_score >= beta,
+                    TtBound::Upper => tt_score <= alpha,
+                    TtBound::None => false,
+                }
+            {
+                return tt_score;
+            }
+        }
+        let mut raw_eval = -INF;
+        let mut best_score = -INF;
+        if !in_check {
+            raw_eval = match tt {
+                Some(e) if e.eval != -INF && e.eval.abs() < MATE_BOUND => e.eval,
+                _ => evaluate(board),
+            };
+            best_score = raw_eval;
+            // Stand pat: the side to move can usually do at least as well as doing nothing.
+            if best_score >= beta {
+                if tt.is_none() {
+                    sh.tt.store(
+                        key,
+                        Move::NULL,
+                        score_to_tt(best_score, ply, MATE_BOUND),
+                        raw_eval,
+                        -1,
+                        TtBound::Lower,
+                        false,
+                    );
+                }
+                return best_score;
+            }
+            alpha = alpha.max(best_score);
+        }
+        let orig_alpha = alpha;
+        let cont = self.cont_keys(ply);
+        let mut picker = MovePicker::new_qsearch(tt.map_or(Move::NULL, |e| e.mv), in_check, cont);
+        let mut best_move = Move::NULL;
+        let mut moves = 0;
+        while let Some(mv) = picker.next(board, &self.hist) {
+            moves += 1;
+            if !in_check && best_score > -MATE_BOUND {
+                // Delta pruning: even winning the captured piece cleanly cannot reach alpha.
+                if mv.promotion().is_none()
+                    && raw_eval + capture_gain(board, mv) + QS_DELTA <= alpha
+                {
+                    continue;
+                }
+                // SEE pruning: skip captures that lose material.
+                if !see_ge(board, mv, 0) {
+                    continue;
+                }
+            }
+            let moved = board.piece_on(mv.from()).expect("origin");
+            let child = board.make_move(mv);
+            sh.tt.prefetch(child.hash());
+            self.stack[ply].piece_to = piece_to(moved, mv.to());
+            let score = -self.qsearch::<PV>(sh, &child, ply + 1, -beta, -alpha);
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = mv;
+                    if PV {
+                        self.update_pv(ply, mv);
+                    }
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if in_check && moves == 0 {
+            return -MATE + ply as i32;
+        }
+        let bound = if best_score >= beta {
+            TtBound::Lower
+        } else if PV && best_score > orig_alpha {
+            TtBound::Exact
+        } else {
+            TtBound::Upper
+        };
+        sh.tt.store(
+            key,
+            best_move,
+            score_to_tt(best_score, ply, MATE_BOUND),
+            raw_eval,
+            -1,
+            bound,
+            PV,
+        );
+        best_score
+    }
+}
+
+/// Whether `color` has a piece other than pawns and king (null move is unsafe without one).
+#[allow(dead_code)]
+#[inline(always)]
+pub(super) fn has_non_pawn_material(board: &Board, color: crate::types::Color) -> bool {
+    (board.colored(color) & !board.pieces(PieceType::Pawn) & !board.pieces(PieceType::King))
+        .is_nonempty()
+}

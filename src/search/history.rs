@@ -1,0 +1,112 @@
+//! Move-ordering statistics learned during search: butterfly history (side, from, to), capture
+//! history (piece, to, captured type), continuation history (previous move's piece and
+//! destination, then this move's), killers and counter-moves. Every update uses "gravity": an
+//! entry moves towards its bound by a fraction of the distance, so it saturates smoothly.
+
+use super::params::HISTORY_MAX;
+use crate::types::{Color, Move, Piece, PieceType, Square};
+
+/// (piece, destination) packed as `piece * 64 + square`: the key of continuation history.
+pub type PieceTo = usize;
+/// No previous move (root, or after a null move).
+pub const NO_PIECE_TO: PieceTo = 12 * 64;
+
+#[inline(always)]
+pub fn piece_to(piece: Piece, to: Square) -> PieceTo {
+    piece.index() * 64 + to.index()
+}
+
+#[inline(always)]
+fn gravity(entry: &mut i16, bonus: i32) {
+    let e = i32::from(*entry);
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    *entry = (e + bonus - e * bonus.abs() / HISTORY_MAX) as i16;
+}
+
+pub struct Histories {
+    butterfly: Vec<i16>,
+    capture: Vec<i16>,
+    /// Indexed by previous `PieceTo` (with one extra row for "none") then current `PieceTo`.
+    continuation: Vec<i16>,
+    counters: Vec<Move>,
+}
+
+impl Default for Histories {
+    fn default() -> Self {
+        Histories {
+            butterfly: vec![0; 2 * 64 * 64],
+            capture: vec![0; 12 * 64 * 6],
+            continuation: vec![0; (NO_PIECE_TO + 1) * NO_PIECE_TO],
+            counters: vec![Move::NULL; NO_PIECE_TO + 1],
+        }
+    }
+}
+
+impl Histories {
+    pub fn clear(&mut self) {
+        *self = Histories::default();
+    }
+
+    #[inline(always)]
+    fn butterfly_index(color: Color, mv: Move) -> usize {
+        color.index() * 4096 + mv.from().index() * 64 + mv.to().index()
+    }
+    #[inline(always)]
+    pub fn butterfly(&self, color: Color, mv: Move) -> i32 {
+        i32::from(self.butterfly[Self::butterfly_index(color, mv)])
+    }
+    #[inline(always)]
+    pub fn update_butterfly(&mut self, color: Color, mv: Move, bonus: i32) {
+        gravity(&mut self.butterfly[Self::butterfly_index(color, mv)], bonus);
+    }
+
+    #[inline(always)]
+    fn capture_index(piece: Piece, to: Square, captured: PieceType) -> usize {
+        (piece.index() * 64 + to.index()) * 6 + captured.index()
+    }
+    #[inline(always)]
+    pub fn capture(&self, piece: Piece, to: Square, captured: PieceType) -> i32 {
+        i32::from(self.capture[Self::capture_index(piece, to, captured)])
+    }
+    #[inline(always)]
+    pub fn update_capture(&mut self, piece: Piece, to: Square, captured: PieceType, bonus: i32) {
+        gravity(
+            &mut self.capture[Self::capture_index(piece, to, captured)],
+            bonus,
+        );
+    }
+
+    #[inline(always)]
+    pub fn continuation(&self, prev: PieceTo, current: PieceTo) -> i32 {
+        i32::from(self.continuation[prev * NO_PIECE_TO + current])
+    }
+    #[inline(always)]
+    pub fn update_continuation(&mut self, prev: PieceTo, current: PieceTo, bonus: i32) {
+        if prev != NO_PIECE_TO {
+            gravity(&mut self.continuation[prev * NO_PIECE_TO + current], bonus);
+        }
+    }
+
+    #[inline(always)]
+    pub fn counter(&self, prev: PieceTo) -> Move {
+        self.counters[prev]
+    }
+    #[inline(always)]
+    pub fn set_counter(&mut self, prev: PieceTo, mv: Move) {
+        if prev != NO_PIECE_TO {
+            self.counters[prev] = mv;
+        }
+    }
+}
+
+/// The captured piece type of a noisy move; the king slot stands for "nothing" (quiet promotions).
+#[inline(always)]
+pub fn captured_type(board: &crate::board::Board, mv: Move) -> PieceType {
+    if mv.is_en_passant() {
+        PieceType::Pawn
+    } else {
+        board
+            .piece_on(mv.to())
+            .map_or(PieceType::King, |p| p.piece_type())
+    }
+}

@@ -1,0 +1,214 @@
+//! Staged move ordering: the transposition-table move first, then captures and promotions that do
+//! not lose material (by SEE, ordered most valuable victim first with capture history as the tie
+//! breaker), the two killers, the counter-move, quiets by history, and last the losing captures.
+//! Moves from outside the generator (TT, killers, counter) are checked with `Board::is_legal`.
+
+use arrayvec::ArrayVec;
+
+use super::history::{captured_type, piece_to, Histories, PieceTo};
+use super::see::{see_ge, SEE_VALUES};
+use crate::board::{Board, MoveList};
+use crate::types::{Move, PieceType};
+
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Stage {
+    TtMove,
+    GenNoisy,
+    GoodNoisy,
+    Killer1,
+    Killer2,
+    Counter,
+    GenQuiets,
+    Quiets,
+    BadNoisy,
+    Done,
+}
+
+pub struct MovePicker {
+    stage: Stage,
+    tt_move: Move,
+    killers: [Move; 2],
+    counter: Move,
+    /// Continuation-history keys of the moves one and two plies back.
+    cont: [PieceTo; 2],
+    moves: ArrayVec<(Move, i32), 256>,
+    index: usize,
+    bad: ArrayVec<Move, 256>,
+    bad_index: usize,
+    skip_quiets: bool,
+}
+
+impl MovePicker {
+    /// A picker for the main search; `killers` and `counter` may be null.
+    pub fn new(tt_move: Move, killers: [Move; 2], counter: Move, cont: [PieceTo; 2]) -> MovePicker {
+        MovePicker {
+            stage: Stage::TtMove,
+            tt_move,
+            killers,
+            counter,
+            cont,
+            moves: ArrayVec::new(),
+            index: 0,
+            bad: ArrayVec::new(),
+            bad_index: 0,
+            skip_quiets: false,
+        }
+    }
+
+    /// A picker for quiescence: noisy moves only (all moves when `in_check`).
+    pub fn new_qsearch(tt_move: Move, in_check: bool, cont: [PieceTo; 2]) -> MovePicker {
+        let tt_move = if in_check || tt_move.is_noisy() {
+            tt_move
+        } else {
+            Move::NULL
+        };
+        let mut picker = MovePicker::new(tt_move, [Move::NULL; 2], Move::NULL, cont);
+        picker.skip_quiets = !in_check;
+        picker
+    }
+
+    /// From now on, quiet moves are not returned (late-move and futility pruning).
+    #[allow(dead_code)]
+    pub fn skip_quiets(&mut self) {
+        self.skip_quiets = true;
+    }
+
+    /// The next move to search, or `None` when all are done.
+    pub fn next(&mut self, board: &Board, hist: &Histories) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::TtMove => {
+                    self.stage = Stage::GenNoisy;
+                    if board.is_legal(self.tt_move) {
+                        return Some(self.tt_move);
+                    }
+                    self.tt_move = Move::NULL;
+                }
+                Stage::GenNoisy => {
+                    let mut list = MoveList::new();
+                    board.generate_noisy(&mut list);
+                    for mv in list {
+                        if mv == self.tt_move {
+                            continue;
+                        }
+                        let score = noisy_score(board, mv, hist);
+                        self.moves.push((mv, score));
+                    }
+                    self.index = 0;
+                    self.stage = Stage::GoodNoisy;
+                }
+                Stage::GoodNoisy => {
+                    if let Some(mv) = self.pick_best() {
+                        // Under-promotions and captures that lose material wait until the end.
+                        let under = mv.promotion().is_some_and(|p| p != PieceType::Queen);
+                        if under || !see_ge(board, mv, 0) {
+                            self.bad.push(mv);
+                            continue;
+                        }
+                        return Some(mv);
+                    }
+                    self.stage = Stage::Killer1;
+                }
+                Stage::Killer1 | Stage::Killer2 | Stage::Counter => {
+                    let [k0, k1] = self.killers;
+                    let (mv, duplicate, next) = match self.stage {
+                        Stage::Killer1 => (k0, false, Stage::Killer2),
+                        Stage::Killer2 => (k1, k1 == k0, Stage::Counter),
+                        _ => (
+                            self.counter,
+                            self.counter == k0 || self.counter == k1,
+                            Stage::GenQuiets,
+                        ),
+                    };
+                    self.stage = next;
+                    if duplicate
+                        || self.skip_quiets
+                        || mv.is_null()
+                        || mv.is_noisy()
+                        || mv == self.tt_move
+                    {
+                        continue;
+                    }
+                    if board.is_legal(mv) {
+                        return Some(mv);
+                    }
+                }
+                Stage::GenQuiets => {
+                    self.stage = Stage::Quiets;
+                    self.moves.clear();
+                    self.index = 0;
+                    if self.skip_quiets {
+                        continue;
+                    }
+                    let mut list = MoveList::new();
+                    board.generate_quiets(&mut list);
+                    let us = board.side_to_move();
+                    for mv in list {
+                        if mv == self.tt_move
+                            || mv == self.killers[0]
+                            || mv == self.killers[1]
+                            || mv == self.counter
+                        {
+                            continue;
+                        }
+                        let pt = board
+                            .piece_on(mv.from())
+                            .map_or(0, |p| piece_to(p, mv.to()));
+                        let score = hist.butterfly(us, mv)
+                            + hist.continuation(self.cont[0], pt)
+                            + hist.continuation(self.cont[1], pt);
+                        self.moves.push((mv, score));
+                    }
+                }
+                Stage::Quiets => {
+                    if !self.skip_quiets {
+                        if let Some(mv) = self.pick_best() {
+                            return Some(mv);
+                        }
+                    }
+                    self.stage = Stage::BadNoisy;
+                }
+                Stage::BadNoisy => {
+                    if self.bad_index < self.bad.len() {
+                        self.bad_index += 1;
+                        return Some(self.bad[self.bad_index - 1]);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+
+    /// Selection sort, one step: swaps the best remaining move to the front and returns it.
+    fn pick_best(&mut self) -> Option<Move> {
+        if self.index >= self.moves.len() {
+            return None;
+        }
+        let mut best = self.index;
+        for i in self.index + 1..self.moves.len() {
+            if self.moves[i].1 > self.moves[best].1 {
+                best = i;
+            }
+        }
+        self.moves.swap(self.index, best);
+        self.index += 1;
+        Some(self.moves[self.index - 1].0)
+    }
+}
+
+/// Most valuable victim first; capture history breaks ties between similar captures.
+#[inline(always)]
+fn noisy_score(board: &Board, mv: Move, hist: &Histories) -> i32 {
+    let captured = captured_type(board, mv);
+    let victim = SEE_VALUES[captured.index()];
+    let promo = if mv.promotion() == Some(PieceType::Queen) {
+        1000
+    } else {
+        0
+    };
+    let piece = board
+        .piece_on(mv.from())
+        .expect("a move's origin holds a piece");
+    8 * (victim + promo) + hist.capture(piece, mv.to(), captured) / 32
+}

@@ -1,0 +1,402 @@
+//! Per-thread search state ([`ThreadData`]), the state all threads share for one search
+//! ([`Shared`]), iterative deepening with aspiration windows and MultiPV, and the Lazy SMP driver
+//! that runs helper threads over the shared transposition table.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+use super::history::{Histories, PieceTo, NO_PIECE_TO};
+use super::params::*;
+use super::{Bound, Reporter, Score, SearchInfo, SearchRequest, SearchSignals};
+use crate::board::Board;
+use crate::tt::TranspositionTable;
+use crate::types::Move;
+
+/// One ply of the search stack.
+#[derive(Copy, Clone)]
+pub struct StackEntry {
+    pub static_eval: i32,
+    pub killers: [Move; 2],
+    /// The move made from this ply, as a continuation-history key.
+    pub piece_to: PieceTo,
+    /// A move excluded from this node (singular extension verification).
+    pub excluded: Move,
+    pub null_move: bool,
+}
+
+impl Default for StackEntry {
+    fn default() -> Self {
+        StackEntry {
+            static_eval: -INF,
+            killers: [Move::NULL; 2],
+            piece_to: NO_PIECE_TO,
+            excluded: Move::NULL,
+            null_move: false,
+        }
+    }
+}
+
+/// A legal root move with what the search learned about it.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    pub mv: Move,
+    /// Score from the current iteration (`-INF` if not searched to an exact or lower bound).
+    pub score: i32,
+    pub prev_score: i32,
+    pub bound: Bound,
+    pub pv: Vec<Move>,
+    pub seldepth: usize,
+}
+
+/// What all threads of one search share.
+pub struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    pub signals: &'a SearchSignals,
+    pub request: &'a SearchRequest,
+    /// Internal stop: the main thread finished (or timed out); helpers end too.
+    pub abort: AtomicBool,
+    pub nodes: AtomicU64,
+    pub node_limit: u64,
+}
+
+/// Everything one search thread owns. Kept between searches so histories carry over.
+pub struct ThreadData {
+    pub id: usize,
+    pub hist: Histories,
+    pub stack: Vec<StackEntry>,
+    pub pv: Vec<[Move; MAX_PLY + 1]>,
+    pub pv_len: [usize; MAX_PLY + 1],
+    /// Keys of the game history followed by the keys on the current search path.
+    pub keys: Vec<u64>,
+    pub root_len: usize,
+    pub root_board: Board,
+    pub root_moves: Vec<RootMove>,
+    pub pv_idx: usize,
+    pub nodes: u64,
+    flushed: u64,
+    pub seldepth: usize,
+    pub stopped: bool,
+    pub root_depth: i32,
+    pub completed_depth: i32,
+}
+
+impl ThreadData {
+    pub fn new(id: usize) -> ThreadData {
+        ThreadData {
+            id,
+            hist: Histories::default(),
+            stack: vec![StackEntry::default(); MAX_PLY + 8],
+            pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            keys: Vec::with_capacity(1024),
+            root_len: 0,
+            root_board: Board::startpos(),
+            root_moves: Vec::new(),
+            pv_idx: 0,
+            nodes: 0,
+            flushed: 0,
+            seldepth: 0,
+            stopped: false,
+            root_depth: 0,
+            completed_depth: 0,
+        }
+    }
+
+    /// Forgets learned statistics (`ucinewgame`).
+    pub fn clear(&mut self) {
+        self.hist.clear();
+    }
+
+    fn prepare(&mut self, request: &SearchRequest) {
+        self.root_board = request.board;
+        self.keys.clear();
+        self.keys.extend_from_slice(&request.history);
+        self.root_len = self.keys.len();
+        self.stack
+            .iter_mut()
+            .for_each(|e| *e = StackEntry::default());
+        self.nodes = 0;
+        self.flushed = 0;
+        self.seldepth = 0;
+        self.stopped = false;
+        self.completed_depth = 0;
+        self.pv_idx = 0;
+        let mut moves = request.board.legal_moves();
+        if !request.searchmoves.is_empty() {
+            moves.retain(|m| request.searchmoves.contains(m));
+        }
+        self.root_moves = moves
+            .iter()
+            .map(|&mv| RootMove {
+                mv,
+                score: -INF,
+                prev_score: -INF,
+                bound: Bound::Upper,
+                pv: vec![mv],
+                seldepth: 0,
+            })
+            .collect();
+    }
+
+    /// Counts a node and, every 1024 nodes, checks whether the search must stop.
+    #[inline(always)]
+    pub fn check_stop(&mut self, sh: &Shared) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.id == 0 && sh.node_limit != u64::MAX {
+            let total = sh.nodes.load(Ordering::Relaxed) + self.nodes - self.flushed;
+            if total >= sh.node_limit {
+                self.stopped = true;
+                return true;
+            }
+        }
+        if self.nodes & 1023 == 0 {
+            sh.nodes
+                .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+            self.flushed = self.nodes;
+            if sh.abort.load(Ordering::Relaxed) || sh.signals.stop.load(Ordering::Acquire) {
+                self.stopped = true;
+            } else if self.id == 0 && !sh.signals.pondering.load(Ordering::Acquire) {
+                let budget = &sh.request.budget;
+                if budget.hard.is_some_and(|h| budget.start.elapsed() >= h) {
+                    self.stopped = true;
+                }
+            }
+        }
+        self.stopped
+    }
+
+    fn flush_nodes(&mut self, sh: &Shared) {
+        sh.nodes
+            .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+        self.flushed = self.nodes;
+    }
+
+    /// Iterative deepening. The main thread (id 0) reports and manages time; helpers just search.
+    pub fn iterative_deepening(&mut self, sh: &Shared, reporter: &dyn Reporter) {
+        let request = sh.request;
+        let max_depth = request
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as i32 - 1)
+            .clamp(1, MAX_PLY as i32 - 1);
+        let multipv = request.multipv.clamp(1, self.root_moves.len().max(1));
+        let main = self.id == 0;
+        for depth in 1..=max_depth {
+            self.root_depth = depth;
+            for rm in &mut self.root_moves {
+                rm.prev_score = rm.score;
+            }
+            for pv_idx in 0..multipv {
+                self.pv_idx = pv_idx;
+                self.seldepth = 0;
+                self.aspiration(sh, depth, reporter);
+                if self.stopped {
+                    break;
+                }
+                self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            }
+            if self.stopped {
+                break;
+            }
+            self.completed_depth = depth;
+            if !main {
+                continue;
+            }
+            self.flush_nodes(sh);
+            for i in 0..multipv {
+                reporter.info(&self.info(sh, i, depth));
+            }
+            // Stop early: a mate within the `go mate` limit, or time for another iteration gone.
+            let best = self.root_moves[0].score;
+            if let Some(mate) = request.limits.mate {
+                if best >= MATE_BOUND && (MATE - best + 1) / 2 <= mate {
+                    break;
+                }
+            }
+            let pondering = sh.signals.pondering.load(Ordering::Acquire);
+            let elapsed = request.budget.start.elapsed();
+            if !pondering && request.budget.soft.is_some_and(|s| elapsed >= s) {
+                break;
+            }
+            // A forced mate found and confirmed a few plies deeper: more depth will not change it.
+            if best.abs() >= MATE_BOUND
+                && depth > 2 * (MATE - best.abs()) + 4
+                && request.budget.soft.is_some()
+            {
+                break;
+            }
+        }
+    }
+
+    fn aspiration(&mut self, sh: &Shared, depth: i32, reporter: &dyn Reporter) {
+        let prev = self.root_moves[self.pv_idx].prev_score;
+        let mut delta = ASPIRATION_DELTA;
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
+            ((prev - delta).max(-INF), (prev + delta).min(INF))
+        } else {
+            (-INF, INF)
+        };
+        loop {
+            let score = self.search_root(sh, depth, alpha, beta);
+            // Stable sort: moves not (re)searched keep their order behind the best.
+            self.root_moves[self.pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            if self.stopped {
+                return;
+            }
+            if score <= alpha {
+                // Fail low: widen downwards, pull beta towards the middle.
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INF);
+                self.root_moves[self.pv_idx].bound = Bound::Upper;
+            } else if score >= beta {
+                beta = (score + delta).min(INF);
+                self.root_moves[self.pv_idx].bound = Bound::Lower;
+            } else {
+                self.root_moves[self.pv_idx].bound = Bound::Exact;
+                return;
+            }
+            if self.id == 0 && sh.request.budget.start.elapsed() > Duration::from_secs(2) {
+                self.flush_nodes(sh);
+                reporter.info(&self.info(sh, self.pv_idx, depth));
+            }
+            delta += delta / 2;
+        }
+    }
+
+    /// The `info` for MultiPV line `i` (0-based).
+    pub fn info(&self, sh: &Shared, i: usize, depth: i32) -> SearchInfo {
+        let rm = &self.root_moves[i];
+        let score = if rm.score == -INF {
+            rm.prev_score
+        } else {
+            rm.score
+        };
+        let bound = if i < self.pv_idx || rm.score == -INF {
+            Bound::Exact
+        } else {
+            rm.bound
+        };
+        SearchInfo {
+            depth,
+            seldepth: rm.seldepth.max(1) as i32,
+            multipv: i + 1,
+            score: to_uci_score(score),
+            bound,
+            wdl: Some(wdl(score)),
+            nodes: sh.nodes.load(Ordering::Relaxed),
+            time_ms: sh.request.budget.start.elapsed().as_millis() as u64,
+            hashfull: sh.tt.hashfull(),
+            pv: rm.pv.clone(),
+        }
+    }
+}
+
+/// Converts an internal score to the reported one (mates in moves, not plies).
+pub fn to_uci_score(score: i32) -> Score {
+    if score >= MATE_BOUND {
+        Score::Mate((MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        Score::Mate(-(MATE + score) / 2)
+    } else {
+        Score::Centipawns(score)
+    }
+}
+
+/// Win/draw/loss per mille from a score: a logistic model, wins likely from about +1.5 pawns.
+pub fn wdl(score: i32) -> (u32, u32, u32) {
+    if score >= MATE_BOUND {
+        return (1000, 0, 0);
+    }
+    if score <= -MATE_BOUND {
+        return (0, 0, 1000);
+    }
+    let s = f64::from(score);
+    let (a, b) = (150.0, 60.0);
+    let win = 1.0 / (1.0 + ((a - s) / b).exp());
+    let loss = 1.0 / (1.0 + ((a + s) / b).exp());
+    let w = (win * 1000.0).round() as u32;
+    let l = (loss * 1000.0).round() as u32;
+    (w, 1000 - w - l, l)
+}
+
+/// Runs one search to completion on the calling thread (with helpers for `threads > 1`) and
+/// reports the best move. `pool` holds at least `threads` thread data.
+pub fn run_search(
+    request: &SearchRequest,
+    signals: &SearchSignals,
+    tt: &TranspositionTable,
+    pool: &mut [ThreadData],
+    reporter: &dyn Reporter,
+) -> u64 {
+    tt.new_search();
+    let sh = Shared {
+        tt,
+        signals,
+        request,
+        abort: AtomicBool::new(false),
+        nodes: AtomicU64::new(0),
+        node_limit: request.limits.nodes.unwrap_or(u64::MAX),
+    };
+    for td in pool.iter_mut() {
+        td.prepare(request);
+    }
+    let (main, helpers) = pool.split_first_mut().expect("at least one thread");
+    if main.root_moves.is_empty() {
+        let score = if request.board.in_check() {
+            Score::Mate(0)
+        } else {
+            Score::Centipawns(0)
+        };
+        let wdl = if request.board.in_check() {
+            (0, 0, 1000)
+        } else {
+            (0, 1000, 0)
+        };
+        reporter.info(&SearchInfo {
+            depth: 0,
+            seldepth: 0,
+            multipv: 1,
+            score,
+            bound: Bound::Exact,
+            wdl: Some(wdl),
+            nodes: 0,
+            time_ms: 0,
+            hashfull: tt.hashfull(),
+            pv: Vec::new(),
+        });
+        wait_while_held(signals);
+        reporter.best_move(None, None);
+        return 0;
+    }
+    std::thread::scope(|scope| {
+        for td in helpers.iter_mut() {
+            let sh = &sh;
+            scope.spawn(move || td.iterative_deepening(sh, &super::SilentReporter));
+        }
+        main.iterative_deepening(&sh, reporter);
+        wait_while_held(signals);
+        sh.abort.store(true, Ordering::Relaxed);
+    });
+    main.flush_nodes(&sh);
+    let best = main.root_moves[0].clone();
+    let mut ponder = best.pv.get(1).copied();
+    if ponder.is_none() {
+        // Try the hash table for a reply to ponder on.
+        let child = request.board.make_move(best.mv);
+        ponder = tt
+            .probe(child.hash())
+            .map(|e| e.mv)
+            .filter(|&m| child.is_legal(m));
+    }
+    reporter.best_move(Some(best.mv), ponder);
+    sh.nodes.load(Ordering::Relaxed)
+}
+
+/// `go infinite` and `go ponder` never end on their own: wait for `stop` or `ponderhit`.
+fn wait_while_held(signals: &SearchSignals) {
+    while signals.hold.load(Ordering::Acquire) && !signals.stop.load(Ordering::Acquire) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}

@@ -1,0 +1,272 @@
+//! The transposition table: shared by all search threads without locks. Each entry is two
+//! `AtomicU64` words, the key XOR-ed with the data and the data itself; a reader accepts an entry
+//! only if the XOR gives back its key, so a torn write (two threads storing at once) reads as a
+//! miss, never as another position's data. Four entries share a 64-byte bucket (one cache line).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::types::Move;
+
+/// Whether a stored score is exact or a bound.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Bound {
+    None = 0,
+    /// Fail-high: the true score is at least this.
+    Lower = 1,
+    /// Fail-low: the true score is at most this.
+    Upper = 2,
+    Exact = 3,
+}
+
+/// What a probe returns.
+#[derive(Copy, Clone, Debug)]
+pub struct TtEntry {
+    pub mv: Move,
+    /// Score as stored (mate scores relative to this node; see [`score_from_tt`]).
+    pub score: i32,
+    pub eval: i32,
+    pub depth: i32,
+    pub bound: Bound,
+    /// The node was on a principal variation when stored.
+    pub was_pv: bool,
+}
+
+const ENTRIES_PER_BUCKET: usize = 4;
+const AGE_BITS: u64 = 5;
+const AGE_CYCLE: u8 = 1 << AGE_BITS;
+
+#[derive(Default)]
+struct Slot {
+    key_xor_data: AtomicU64,
+    data: AtomicU64,
+}
+
+#[repr(align(64))]
+#[derive(Default)]
+struct Bucket {
+    slots: [Slot; ENTRIES_PER_BUCKET],
+}
+
+const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
+
+// Data layout: move 0-15, score 16-31 (i16), eval 32-47 (i16), depth 48-55 (u8, offset so
+// qsearch depths fit), bound 56-57, pv 58, age 59-63.
+#[inline(always)]
+fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, pv: bool, age: u8) -> u64 {
+    u64::from(mv.bits())
+        | u64::from(score as i16 as u16) << 16
+        | u64::from(eval as i16 as u16) << 32
+        | ((depth + DEPTH_OFFSET).clamp(0, 255) as u64) << 48
+        | (bound as u64) << 56
+        | u64::from(pv) << 58
+        | u64::from(age) << 59
+}
+
+const DEPTH_OFFSET: i32 = 8;
+
+#[inline(always)]
+fn unpack(data: u64) -> TtEntry {
+    TtEntry {
+        mv: Move::from_bits(data as u16),
+        score: i32::from((data >> 16) as u16 as i16),
+        eval: i32::from((data >> 32) as u16 as i16),
+        depth: ((data >> 48) & 0xFF) as i32 - DEPTH_OFFSET,
+        bound: match (data >> 56) & 3 {
+            1 => Bound::Lower,
+            2 => Bound::Upper,
+            3 => Bound::Exact,
+            _ => Bound::None,
+        },
+        was_pv: (data >> 58) & 1 != 0,
+    }
+}
+
+#[inline(always)]
+fn age_of(data: u64) -> u8 {
+    (data >> 59) as u8
+}
+
+/// The shared table.
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    age: std::sync::atomic::AtomicU8,
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` megabytes (at least one bucket).
+    pub fn new(mb: usize) -> TranspositionTable {
+        let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::with_capacity(count);
+        buckets.resize_with(count, Bucket::default);
+        TranspositionTable {
+            buckets,
+            age: std::sync::atomic::AtomicU8::new(0),
+        }
+    }
+
+    /// Empties every entry (`ucinewgame`, `Clear Hash`).
+    pub fn clear(&self) {
+        for bucket in &self.buckets {
+            for slot in &bucket.slots {
+                write(slot, 0, 0);
+            }
+        }
+        self.age.store(0, Ordering::Relaxed);
+    }
+
+    /// Marks a new search: entries from earlier searches become preferred victims.
+    pub fn new_search(&self) {
+        let age = (self.age.load(Ordering::Relaxed) + 1) % AGE_CYCLE;
+        self.age.store(age, Ordering::Relaxed);
+    }
+
+    #[inline(always)]
+    fn bucket(&self, key: u64) -> &Bucket {
+        let index = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[index]
+    }
+
+    /// Hints the CPU to fetch `key`'s bucket into cache before the probe needs it.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let ptr = self.bucket(key) as *const Bucket as *const i8;
+            // SAFETY: prefetching is a hint that never faults, and `ptr` points into our own
+            // live allocation anyway.
+            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(ptr) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<TtEntry> {
+        for slot in &self.bucket(key).slots {
+            let data = slot.data.load(Ordering::Relaxed);
+            if slot.key_xor_data.load(Ordering::Relaxed) ^ data == key && data != 0 {
+                return Some(unpack(data));
+            }
+        }
+        None
+    }
+
+    /// Stores a result. Replaces the same position's entry (keeping its move if we have none)
+    /// unless that entry is much deeper; otherwise evicts the shallowest, oldest entry.
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &self,
+        key: u64,
+        mv: Move,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+        pv: bool,
+    ) {
+        let age = self.age.load(Ordering::Relaxed);
+        let bucket = self.bucket(key);
+        let mut victim = &bucket.slots[0];
+        let mut victim_worth = i32::MAX;
+        for slot in &bucket.slots {
+            let data = slot.data.load(Ordering::Relaxed);
+            let stored_key = slot.key_xor_data.load(Ordering::Relaxed) ^ data;
+            if data == 0 || stored_key == key {
+                let mut mv = mv;
+                if data != 0 {
+                    let old = unpack(data);
+                    if mv.is_null() {
+                        mv = old.mv;
+                    }
+                    // Keep a much deeper entry of the same search unless the new one is exact.
+                    if bound != Bound::Exact && age_of(data) == age && old.depth > depth + 4 {
+                        return;
+                    }
+                }
+                write(slot, key, pack(mv, score, eval, depth, bound, pv, age));
+                return;
+            }
+            let age_diff = i32::from((AGE_CYCLE + age - age_of(data)) % AGE_CYCLE);
+            let worth = unpack(data).depth - 8 * age_diff;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = slot;
+            }
+        }
+        write(victim, key, pack(mv, score, eval, depth, bound, pv, age));
+    }
+
+    /// Per-mille of the first thousand entries that belong to the current search.
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Ordering::Relaxed);
+        let mut used = 0u32;
+        let mut seen = 0u32;
+        'outer: for bucket in &self.buckets {
+            for slot in &bucket.slots {
+                if seen == 1000 {
+                    break 'outer;
+                }
+                seen += 1;
+                let data = slot.data.load(Ordering::Relaxed);
+                if data != 0 && age_of(data) == age {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000).checked_div(seen).unwrap_or(0)
+    }
+}
+
+#[inline(always)]
+fn write(slot: &Slot, key: u64, data: u64) {
+    slot.key_xor_data.store(key ^ data, Ordering::Relaxed);
+    slot.data.store(data, Ordering::Relaxed);
+}
+
+/// Mate scores are stored relative to the node (distance to mate from here), so they stay right
+/// when the same position is reached at another ply.
+#[inline(always)]
+pub fn score_to_tt(score: i32, ply: usize, mate_bound: i32) -> i32 {
+    if score >= mate_bound {
+        score + ply as i32
+    } else if score <= -mate_bound {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// Converts a stored score back to a root-relative one at `ply`.
+#[inline(always)]
+pub fn score_from_tt(score: i32, ply: usize, mate_bound: i32) -> i32 {
+    if score >= mate_bound {
+        score - ply as i32
+    } else if score <= -mate_bound {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::{MoveFlag, Square};
+
+    #[test]
+    fn store_and_probe() {
+        let tt = TranspositionTable::new(1);
+        let mv = Move::new(Square::E2, Square::E4, MoveFlag::DoublePush);
+        tt.store(0xDEAD_BEEF_1234, mv, -123, 45, 7, Bound::Lower, true);
+        let e = tt.probe(0xDEAD_BEEF_1234).unwrap();
+        assert_eq!(
+            (e.mv, e.score, e.eval, e.depth, e.bound, e.was_pv),
+            (mv, -123, 45, 7, Bound::Lower, true)
+        );
+        assert!(tt.probe(0xDEAD_BEEF_1235).is_none());
+        tt.store(0xDEAD_BEEF_1234, Move::NULL, 5, 5, -1, Bound::Exact, false);
+        let e = tt.probe(0xDEAD_BEEF_1234).unwrap();
+        assert_eq!((e.mv, e.depth), (mv, -1));
+    }
+}
