@@ -1,0 +1,405 @@
+//! Search control over UCI against the built binary: `isready` during a search, `stop` latency,
+//! `go infinite`/`ponder`/`ponderhit`, the movetime/nodes/depth/mate limits, tiny clocks, MultiPV,
+//! searchmoves, and "exactly one bestmove per go".
+
+mod uci_common;
+
+use std::time::{Duration, Instant};
+
+use uci_common::{best_of, last_score, EngineProc, QUICK};
+
+/// White mates in one with Ra8#.
+const MATE_IN_ONE: &str = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+/// White mates in two with the rook ladder: 1. Ra7 Kg8 2. Rb8#.
+const MATE_IN_TWO: &str = "7k/8/8/8/8/8/R7/1R4K1 w - - 0 1";
+
+fn is_uci_move(token: &str) -> bool {
+    let b = token.as_bytes();
+    (b.len() == 4 || b.len() == 5)
+        && (b'a'..=b'h').contains(&b[0])
+        && (b'1'..=b'8').contains(&b[1])
+        && (b'a'..=b'h').contains(&b[2])
+        && (b'1'..=b'8').contains(&b[3])
+        && (b.len() == 4 || b"nbrq".contains(&b[4]))
+}
+
+/// Checks an `info` line: integers only, `pv` last and made of moves.
+fn check_info(line: &str) {
+    assert!(!line.ends_with(' ') && !line.contains("  "), "{line:?}");
+    if line.starts_with("info string ") {
+        return;
+    }
+    assert!(line.starts_with("info depth "), "{line}");
+    let tokens: Vec<&str> = line.split(' ').collect();
+    let pv_at = tokens
+        .iter()
+        .position(|&t| t == "pv")
+        .unwrap_or(tokens.len());
+    for pair in tokens[..pv_at].windows(2) {
+        if matches!(
+            pair[0],
+            "depth"
+                | "seldepth"
+                | "multipv"
+                | "nodes"
+                | "nps"
+                | "hashfull"
+                | "time"
+                | "cp"
+                | "mate"
+        ) {
+            assert!(
+                pair[1].parse::<i64>().is_ok(),
+                "non-integer after {}: {line}",
+                pair[0]
+            );
+        }
+    }
+    for mv in &tokens[(pv_at + 1).min(tokens.len())..] {
+        assert!(is_uci_move(mv), "bad pv move {mv}: {line}");
+    }
+}
+
+fn check_search_output(lines: &[String]) {
+    let (last, infos) = lines.split_last().expect("lines");
+    assert!(last.starts_with("bestmove "), "{last}");
+    let best = best_of(last);
+    assert!(is_uci_move(best), "{last}");
+    for line in infos {
+        check_info(line);
+    }
+}
+
+#[test]
+fn isready_during_search_and_fast_stop() {
+    let mut e = EngineProc::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let t = Instant::now();
+    let before = e.sync();
+    let ready = t.elapsed();
+    assert!(
+        ready < Duration::from_millis(1000),
+        "readyok took {ready:?}"
+    );
+    assert!(
+        before.iter().all(|l| !l.starts_with("bestmove")),
+        "{before:?}"
+    );
+    let t = Instant::now();
+    e.send("stop");
+    let (lines, _) = e.bestmove(QUICK);
+    let latency = t.elapsed();
+    assert!(
+        latency < Duration::from_millis(1000),
+        "stop took {latency:?}"
+    );
+    check_search_output(&lines);
+    assert!(
+        e.collect_for(Duration::from_millis(300)).is_empty(),
+        "output after bestmove"
+    );
+}
+
+#[test]
+fn infinite_never_ends_by_itself() {
+    let mut e = EngineProc::start();
+    e.send(&format!("position fen {MATE_IN_ONE}"));
+    e.send("go infinite");
+    let early = e.collect_for(Duration::from_millis(1500));
+    assert!(
+        early.iter().all(|l| !l.starts_with("bestmove")),
+        "{early:?}"
+    );
+    e.send("stop");
+    let (_, best) = e.bestmove(QUICK);
+    assert_eq!(best_of(&best), "a1a8");
+    assert!(e.collect_for(Duration::from_millis(300)).is_empty());
+}
+
+#[test]
+fn ponder_then_ponderhit() {
+    let mut e = EngineProc::start();
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves e2e4");
+    e.send("go ponder wtime 2000 btime 2000 winc 0 binc 0");
+    let early = e.collect_for(Duration::from_millis(1000));
+    assert!(
+        early.iter().all(|l| !l.starts_with("bestmove")),
+        "premature bestmove: {early:?}"
+    );
+    let t = Instant::now();
+    e.send("ponderhit");
+    let (lines, _) = e.bestmove(QUICK);
+    assert!(
+        t.elapsed() < Duration::from_millis(1500),
+        "ponderhit then {:?}",
+        t.elapsed()
+    );
+    check_search_output(&lines);
+    assert!(e.collect_for(Duration::from_millis(300)).is_empty());
+}
+
+#[test]
+fn ponder_on_mate_waits_then_stop() {
+    let mut e = EngineProc::start();
+    e.send(&format!("position fen {MATE_IN_ONE}"));
+    e.send("go ponder wtime 1000 btime 1000");
+    let early = e.collect_for(Duration::from_millis(1000));
+    assert!(
+        early.iter().all(|l| !l.starts_with("bestmove")),
+        "{early:?}"
+    );
+    e.send("stop");
+    let (_, best) = e.bestmove(QUICK);
+    assert_eq!(best_of(&best), "a1a8");
+    // A new search right after stopping a ponder search works.
+    e.send("position startpos");
+    e.send("go depth 2");
+    e.bestmove(QUICK);
+    assert!(e.collect_for(Duration::from_millis(200)).is_empty());
+}
+
+#[test]
+fn one_bestmove_per_go_back_to_back() {
+    let mut e = EngineProc::start();
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..12 {
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        e.send("go depth 2");
+        let (lines, best) = e.bestmove(QUICK);
+        check_search_output(&lines);
+        moves.push(best_of(&best).to_string());
+    }
+    // stop + go immediately, several times.
+    for _ in 0..5 {
+        e.send("position startpos");
+        e.send("go infinite");
+        e.send("stop");
+    }
+    let mut count = 0;
+    for _ in 0..5 {
+        e.bestmove(QUICK);
+        count += 1;
+    }
+    assert_eq!(count, 5);
+    assert!(e
+        .collect_for(Duration::from_millis(300))
+        .iter()
+        .all(|l| !l.starts_with("bestmove")));
+}
+
+#[test]
+fn movetime_is_respected() {
+    let mut e = EngineProc::start();
+    e.send("position startpos");
+    e.sync();
+    let t = Instant::now();
+    e.send("go movetime 500");
+    let (lines, _) = e.bestmove(QUICK);
+    let took = t.elapsed();
+    assert!(
+        took < Duration::from_millis(1000),
+        "movetime 500 took {took:?}"
+    );
+    check_search_output(&lines);
+}
+
+#[test]
+fn nodes_depth_and_mate_limits_finish() {
+    let mut e = EngineProc::start();
+    e.send("position startpos");
+    e.send("go nodes 20000");
+    let (lines, _) = e.bestmove(QUICK);
+    check_search_output(&lines);
+    let nodes: u64 = last_score(&lines)
+        .and_then(|l| l.split(" nodes ").nth(1))
+        .and_then(|s| s.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("nodes in the last info line");
+    assert!(nodes <= 40_000, "go nodes 20000 searched {nodes}");
+
+    e.send("go depth 4");
+    let (lines, _) = e.bestmove(QUICK);
+    check_search_output(&lines);
+    let max_depth = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("info depth "))
+        .filter_map(|s| s.split(' ').next()?.parse::<i32>().ok())
+        .max()
+        .unwrap_or(0);
+    assert!(max_depth <= 4, "go depth 4 reached depth {max_depth}");
+
+    e.send(&format!("position fen {MATE_IN_ONE}"));
+    e.send("go mate 1");
+    let (_, best) = e.bestmove(QUICK);
+    assert_eq!(best_of(&best), "a1a8");
+    e.send(&format!("position fen {MATE_IN_TWO}"));
+    e.send("go mate 2");
+    let (lines, _) = e.bestmove(Duration::from_secs(30));
+    check_search_output(&lines);
+    let score = last_score(&lines).expect("a score");
+    assert!(score.contains(" score mate "), "{score}");
+
+    // depth 1 on a mate-in-one still finishes, with the mating move.
+    e.send(&format!("position fen {MATE_IN_ONE}"));
+    e.send("go depth 1");
+    let (_, best) = e.bestmove(QUICK);
+    assert_eq!(best_of(&best), "a1a8");
+}
+
+#[test]
+fn tiny_and_odd_clocks_still_move() {
+    let mut e = EngineProc::start();
+    e.send("position startpos moves e2e4");
+    for go in [
+        "go wtime 1 btime 1",
+        "go btime 1 wtime 1 winc 0 binc 0",
+        "go wtime -78 btime -78",
+        "go btime 0",
+        "go wtime 100",
+        "go btime 50 movestogo -1",
+        "go btime 30 binc 10 movestogo 1",
+    ] {
+        let t = Instant::now();
+        e.send(go);
+        let (lines, _) = e.bestmove(QUICK);
+        assert!(
+            t.elapsed() < Duration::from_millis(500),
+            "{go} took {:?}",
+            t.elapsed()
+        );
+        check_search_output(&lines);
+    }
+}
+
+#[test]
+fn movestogo_one_does_not_spend_the_bank() {
+    let mut e = EngineProc::start();
+    e.send("position startpos");
+    e.sync();
+    let t = Instant::now();
+    e.send("go wtime 2000 btime 2000 movestogo 1");
+    e.bestmove(QUICK);
+    assert!(
+        t.elapsed() < Duration::from_millis(1200),
+        "used {:?} of 2 s",
+        t.elapsed()
+    );
+}
+
+/// Plays a game against itself at 1 s + 10 ms per move, keeping both clocks as a GUI would
+/// (time from sending `go` to reading `bestmove`); neither side may run out.
+#[test]
+fn never_loses_on_time_at_one_second_plus_ten_ms() {
+    let mut e = EngineProc::start();
+    e.send("ucinewgame");
+    e.sync();
+    let mut clocks = [1010i64, 1010i64];
+    let mut moves: Vec<String> = Vec::new();
+    for ply in 0..60 {
+        let side = ply % 2;
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        let t = Instant::now();
+        e.send(&format!(
+            "go wtime {} btime {} winc 10 binc 10",
+            clocks[0], clocks[1]
+        ));
+        let (lines, best) = e.bestmove(QUICK);
+        let used = t.elapsed().as_millis() as i64;
+        check_search_output(&lines);
+        clocks[side] -= used;
+        assert!(
+            clocks[side] > 0,
+            "flagged at ply {ply}: clocks {clocks:?} used {used} ms"
+        );
+        clocks[side] += 10;
+        let mv = best_of(&best);
+        if mv == "(none)" {
+            break;
+        }
+        moves.push(mv.to_string());
+    }
+}
+
+#[test]
+fn multipv_lines() {
+    let mut e = EngineProc::start();
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos");
+    e.send("go depth 4");
+    let (lines, _) = e.bestmove(QUICK);
+    check_search_output(&lines);
+    for k in 1..=3 {
+        assert!(
+            lines.iter().any(|l| l.contains(&format!(" multipv {k} "))),
+            "no multipv {k}: {lines:?}"
+        );
+    }
+    assert!(lines.iter().all(|l| !l.contains(" multipv 4 ")));
+    // Fewer legal moves than MultiPV: one line per move.
+    e.send("position fen 7k/8/8/8/8/8/6PP/7K w - - 0 1");
+    e.send("setoption name MultiPV value 10");
+    e.send("go depth 3");
+    let (lines, _) = e.bestmove(QUICK);
+    let most = lines
+        .iter()
+        .filter_map(|l| {
+            l.split(" multipv ")
+                .nth(1)?
+                .split(' ')
+                .next()?
+                .parse::<usize>()
+                .ok()
+        })
+        .max()
+        .unwrap_or(0);
+    assert_eq!(most, 5, "{lines:?}"); // Kg1, g3, g4, h3, h4
+}
+
+#[test]
+fn searchmoves_restrict_the_root() {
+    let mut e = EngineProc::start();
+    e.send("position startpos");
+    e.send("go depth 3 searchmoves a2a3");
+    let (_, best) = e.bestmove(QUICK);
+    assert_eq!(best_of(&best), "a2a3");
+    e.send("go searchmoves h2h3 g2g4 depth 3");
+    let (_, best) = e.bestmove(QUICK);
+    assert!(["h2h3", "g2g4"].contains(&best_of(&best)), "{best}");
+    // python-chess sends `searchmoves 0000` for an empty list: no restriction.
+    e.send("go depth 2 searchmoves 0000");
+    e.bestmove(QUICK);
+}
+
+#[test]
+fn options_during_a_search_wait_for_it() {
+    let mut e = EngineProc::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("setoption name Hash value 32");
+    e.send("setoption name Threads value 2");
+    e.send("setoption name Clear Hash");
+    e.send("ucinewgame");
+    e.send("position startpos moves d2d4");
+    let t = Instant::now();
+    let before = e.sync();
+    assert!(
+        t.elapsed() < Duration::from_millis(1000),
+        "isready took {:?}",
+        t.elapsed()
+    );
+    assert!(
+        before.iter().all(|l| !l.starts_with("bestmove")),
+        "{before:?}"
+    );
+    e.send("stop");
+    e.bestmove(QUICK);
+    // The new position and options are in force for the next search.
+    e.send("go depth 3");
+    let (lines, _) = e.bestmove(QUICK);
+    check_search_output(&lines);
+    assert!(e.sync().is_empty());
+}
