@@ -275,6 +275,23 @@ fn tiny_and_odd_clocks_still_move() {
 }
 
 #[test]
+fn a_single_legal_move_is_played_at_once() {
+    let mut e = EngineProc::start();
+    // Black is in check from the rook and has one move, Kg8.
+    e.send("position fen 7k/8/5K2/8/8/8/8/7R b - - 0 1");
+    e.sync();
+    let t = Instant::now();
+    e.send("go wtime 100000 btime 100000");
+    let (lines, best) = e.bestmove(QUICK);
+    assert!(
+        t.elapsed() < Duration::from_millis(1000),
+        "took {:?}",
+        t.elapsed()
+    );
+    assert_eq!(best_of(&best), "h8g8", "{lines:?}");
+}
+
+#[test]
 fn movestogo_one_does_not_spend_the_bank() {
     let mut e = EngineProc::start();
     e.send("position startpos");

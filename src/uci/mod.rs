@@ -341,12 +341,17 @@ impl Uci {
         } else {
             searchmoves.clone()
         };
-        let budget = crate::timeman::budget(
+        let mut budget = crate::timeman::budget(
             &go.limits,
             board.side_to_move(),
             self.options.move_overhead_ms,
             received,
         );
+        // One legal move on the clock: finish the first iteration (for a PV and a score) and
+        // play it, saving the time (UCI-CHECKLIST item 60).
+        if root_moves.len() == 1 && budget.soft.is_some() {
+            budget.soft = Some(Duration::ZERO);
+        }
         let reporter = Arc::new(UciReporter::new(
             Arc::clone(&self.out),
             board,
