@@ -7,6 +7,9 @@
 //!   `movestogo 1` bank is not spent on a single move;
 //! * the current increment is counted at most three quarters (GUIs have already added it to
 //!   the clock we are given, see UCI-CHECKLIST item 56);
+//! * the clock is kept above a reserve of [`RESERVE_MS`] after the move and its increment where
+//!   possible: when it is lower, the engine spends about a quarter of the increment and the
+//!   increments rebuild it, so a scheduling hiccup in a bullet game does not flag;
 //! * every budget is at least 1 ms, so the search always returns a move even on a 1 ms clock.
 
 use std::time::{Duration, Instant};
@@ -20,6 +23,8 @@ const MOVES_HORIZON: u64 = 25;
 const MAX_MOVES_TO_GO: u64 = 50;
 /// The hard limit is at most this many times the soft limit.
 const HARD_FACTOR: u64 = 5;
+/// What the clock should still show after the move (and its increment), in milliseconds.
+pub const RESERVE_MS: u64 = 100;
 
 /// The budget for one search. `start` is when the `go` command was read (the clock starts
 /// there); `overhead_ms` is the `Move Overhead` option; `stm` the side to move.
@@ -75,7 +80,13 @@ fn clock_budget(time: u64, inc: u64, movestogo: Option<u32>, overhead_ms: u64) -
         None => usable / MOVES_HORIZON,
     };
     let soft = base + inc.min(usable) * 3 / 4;
-    let hard = (soft * HARD_FACTOR).min(usable / 2).max(1);
+    let keep_reserve = (time + inc).saturating_sub(RESERVE_MS + overhead_ms);
+    // Below the reserve, a quarter of the increment still buys a shallow search.
+    let floor = (inc / 4).min(usable / 2).max(1);
+    let hard = (soft * HARD_FACTOR)
+        .min(usable / 2)
+        .min(keep_reserve)
+        .max(floor);
     (soft.clamp(1, hard), hard)
 }
 
@@ -189,6 +200,18 @@ mod tests {
         // 60 s: about 2.4 s per move.
         let (soft, _) = clock_budget(60_000, 0, None, 10);
         assert!((2000..=3000).contains(&soft), "{soft}");
+    }
+
+    #[test]
+    fn low_clocks_rebuild_the_reserve() {
+        // Below the reserve the engine moves at once and lives on the increment.
+        for time in [0, 1, 20, 60, 99] {
+            let (soft, hard) = clock_budget(time, 10, None, 10);
+            assert!(soft <= hard && hard <= 2, "{time}: {soft} {hard}");
+        }
+        // Just above it, it spends only what keeps the reserve.
+        let (_, hard) = clock_budget(150, 10, None, 10);
+        assert_eq!(hard, 50);
     }
 
     #[test]

@@ -315,7 +315,7 @@ fn never_loses_on_time_at_one_second_plus_ten_ms() {
     e.sync();
     let mut clocks = [1010i64, 1010i64];
     let mut moves: Vec<String> = Vec::new();
-    for ply in 0..60 {
+    for ply in 0..80 {
         let side = ply % 2;
         e.send(&format!("position startpos moves {}", moves.join(" ")));
         let t = Instant::now();
