@@ -9,7 +9,7 @@ use crate::board::Board;
 use crate::search::{Engine, Limits, SearchRequest, SilentReporter, TimeBudget};
 
 /// The depth searched when none is given.
-pub const DEFAULT_DEPTH: i32 = 6;
+pub const DEFAULT_DEPTH: i32 = 13;
 
 /// Openings, middlegames of every kind, and endgames from trivial to subtle.
 pub const POSITIONS: &[&str] = &[

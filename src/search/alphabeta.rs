@@ -164,7 +164,7 @@ impl ThreadData {
         &mut self,
         sh: &Shared,
         board: &Board,
-        depth: i32,
+        mut depth: i32,
         ply: usize,
         mut alpha: i32,
         mut beta: i32,
@@ -245,9 +245,55 @@ impl ThreadData {
         self.stack[ply].static_eval = raw_eval;
         let improving = !in_check && ply >= 2 && raw_eval > self.stack[ply - 2].static_eval;
         self.stack[ply + 1].killers = [Move::NULL; 2];
-        let _ = (improving, cut_node, eval);
-
         let us = board.side_to_move();
+
+        if !PV && !in_check && excluded.is_null() {
+            // Reverse futility pruning: far enough above beta that a shallow search will not
+            // bring it back below.
+            if depth <= RFP_MAX_DEPTH
+                && eval.abs() < MATE_BOUND
+                && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+            {
+                return eval;
+            }
+            // Null move pruning: if passing still fails high after a reduced search, a real
+            // move almost surely does too (not in pawn endings, where zugzwang is common).
+            if depth >= NMP_MIN_DEPTH
+                && eval >= beta
+                && beta > -MATE_BOUND
+                && !(ply >= 1 && self.stack[ply - 1].null_move)
+                && has_non_pawn_material(board, us)
+            {
+                let r = 3 + depth / 3 + ((eval - beta) / 200).min(3);
+                let child = board.make_null_move();
+                self.stack[ply].null_move = true;
+                self.stack[ply].piece_to = NO_PIECE_TO;
+                self.keys.push(key);
+                let score = -self.negamax::<false>(
+                    sh,
+                    &child,
+                    depth - r,
+                    ply + 1,
+                    -beta,
+                    -beta + 1,
+                    !cut_node,
+                );
+                self.keys.pop();
+                self.stack[ply].null_move = false;
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+        // Internal iterative reduction: without a hash move this node is probably new and
+        // badly ordered, so search it a ply shallower.
+        if (PV || cut_node) && depth >= IIR_MIN_DEPTH && tt_move.is_null() {
+            depth -= 1;
+        }
+
         let cont = self.cont_keys(ply);
         let counter = self.hist.counter(cont[0]);
         let mut picker = MovePicker::new(tt_move, self.stack[ply].killers, counter, cont);
@@ -265,6 +311,41 @@ impl ThreadData {
             }
             let is_quiet = !mv.is_noisy();
             let moved = board.piece_on(mv.from()).expect("origin");
+            let quiet_history = if is_quiet {
+                let pt = piece_to(moved, mv.to());
+                self.hist.butterfly(us, mv)
+                    + self.hist.continuation(cont[0], pt)
+                    + self.hist.continuation(cont[1], pt)
+            } else {
+                0
+            };
+            let lmr_depth = (depth - lmr(depth, moves_searched + 1)).max(0);
+            if best_score > -MATE_BOUND && has_non_pawn_material(board, us) {
+                if is_quiet {
+                    // Late move pruning: after enough quiets at low depth, skip the rest.
+                    if moves_searched >= lmp_threshold(depth, improving) {
+                        picker.skip_quiets();
+                        continue;
+                    }
+                    // Futility pruning: a quiet move will not lift a hopeless static eval.
+                    if !in_check
+                        && lmr_depth <= FP_MAX_DEPTH
+                        && eval + FP_BASE + FP_MARGIN * lmr_depth <= alpha
+                    {
+                        picker.skip_quiets();
+                        continue;
+                    }
+                    // SEE pruning of quiets that hang material.
+                    if lmr_depth <= SEE_MAX_DEPTH
+                        && !see_ge(board, mv, SEE_QUIET_MARGIN * lmr_depth)
+                    {
+                        continue;
+                    }
+                } else if depth <= SEE_MAX_DEPTH && !see_ge(board, mv, SEE_NOISY_MARGIN * depth) {
+                    // SEE pruning of captures that lose too much.
+                    continue;
+                }
+            }
             let child = board.make_move(mv);
             sh.tt.prefetch(child.hash());
             let gives_check = child.in_check();
@@ -278,15 +359,34 @@ impl ThreadData {
             if moves_searched == 0 {
                 score = -self.negamax::<PV>(sh, &child, new_depth, ply + 1, -beta, -alpha, false);
             } else {
-                score = -self.negamax::<false>(
-                    sh,
-                    &child,
-                    new_depth,
-                    ply + 1,
-                    -alpha - 1,
-                    -alpha,
-                    !cut_node,
-                );
+                // Late move reductions: quiet moves ordered late are searched shallower first,
+                // and again at full depth only if they beat alpha.
+                let mut reduced = new_depth;
+                if depth >= 3 && is_quiet {
+                    let mut r = lmr(depth, moves_searched + 1);
+                    r += i32::from(!PV);
+                    r -= i32::from(improving);
+                    r += i32::from(cut_node);
+                    r -= i32::from(gives_check);
+                    r -= i32::from(
+                        mv == self.stack[ply].killers[0] || mv == self.stack[ply].killers[1],
+                    );
+                    r -= quiet_history / LMR_HISTORY_DIV;
+                    reduced = (new_depth - r).clamp(1, new_depth);
+                }
+                score =
+                    -self.negamax::<false>(sh, &child, reduced, ply + 1, -alpha - 1, -alpha, true);
+                if score > alpha && reduced < new_depth {
+                    score = -self.negamax::<false>(
+                        sh,
+                        &child,
+                        new_depth,
+                        ply + 1,
+                        -alpha - 1,
+                        -alpha,
+                        !cut_node,
+                    );
+                }
                 if PV && score > alpha && score < beta {
                     score =
                         -self.negamax::<true>(sh, &child, new_depth, ply + 1, -beta, -alpha, false);
@@ -534,7 +634,6 @@ impl ThreadData {
 }
 
 /// Whether `color` has a piece other than pawns and king (null move is unsafe without one).
-#[allow(dead_code)]
 #[inline(always)]
 pub(super) fn has_non_pawn_material(board: &Board, color: crate::types::Color) -> bool {
     (board.colored(color) & !board.pieces(PieceType::Pawn) & !board.pieces(PieceType::King))

@@ -68,7 +68,6 @@ impl MovePicker {
     }
 
     /// From now on, quiet moves are not returned (late-move and futility pruning).
-    #[allow(dead_code)]
     pub fn skip_quiets(&mut self) {
         self.skip_quiets = true;
     }
