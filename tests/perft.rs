@@ -92,7 +92,10 @@ fn hashed_perft_matches_plain_counts() {
 }
 
 /// (fen, [(depth, nodes)]) for each line of an Ethereal-style EPD (`<fen> ;D1 20 ;D2 400 ...`).
-fn load_suite(name: &str) -> Option<Vec<(String, Vec<(u32, u64)>)>> {
+/// One EPD line: the FEN and its (depth, nodes) pairs.
+type SuiteEntry = (String, Vec<(u32, u64)>);
+
+fn load_suite(name: &str) -> Option<Vec<SuiteEntry>> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/data/perft")
         .join(name);

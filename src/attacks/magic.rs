@@ -268,13 +268,13 @@ mod tests {
             (&BISHOP_MAGIC, &BISHOP_DIRECTIONS),
         ] {
             let mut total = 0usize;
-            for sq in 0..64 {
-                let mask = entries[sq].mask;
+            for (sq, entry) in entries.iter().enumerate() {
+                let mask = entry.mask;
                 let mut subset = 0u64;
                 loop {
                     // Bits outside the mask must not change the answer.
                     let noise = subset.wrapping_mul(0x9E37_79B9_7F4A_7C15) & !mask;
-                    let got = lookup(&entries[sq], Bitboard(subset | noise));
+                    let got = lookup(entry, Bitboard(subset | noise));
                     assert_eq!(
                         got.0,
                         slider_attacks(sq, subset | noise, dirs),

@@ -352,8 +352,8 @@ impl Board {
                 continue;
             };
             let (king_to, rook_to) = Board::castle_destinations(us, side);
-            let king_path = between(king, king_to) | Bitboard::from(king_to);
-            let rook_path = between(rook, rook_to) | Bitboard::from(rook_to);
+            let king_path = rank_span(king, king_to);
+            let rook_path = rank_span(rook, rook_to);
             let must_be_empty = (king_path | rook_path).without(king).without(rook);
             if (must_be_empty & self.occupied()).is_nonempty() {
                 continue;
@@ -369,4 +369,11 @@ impl Board {
             sink.special_move(Move::new(king, rook, MoveFlag::Castle));
         }
     }
+}
+
+/// The squares from `a` to `b` inclusive, both on one rank: plain arithmetic, no table.
+#[inline(always)]
+fn rank_span(a: Square, b: Square) -> Bitboard {
+    let (low, high) = if a < b { (a, b) } else { (b, a) };
+    Bitboard((u64::MAX >> (63 - high.index())) & (u64::MAX << low.index()))
 }
