@@ -12,7 +12,10 @@ fn main() {
         state ^= state >> 27;
         state.wrapping_mul(0x2545_F491_4F6C_DD1D)
     };
-    for (name, dirs) in [("ROOK_MAGICS", &ROOK_DIRECTIONS), ("BISHOP_MAGICS", &BISHOP_DIRECTIONS)] {
+    for (name, dirs) in [
+        ("ROOK_MAGICS", &ROOK_DIRECTIONS),
+        ("BISHOP_MAGICS", &BISHOP_DIRECTIONS),
+    ] {
         println!("const {name}: [u64; 64] = [");
         for sq in 0..64 {
             let mask = relevant_mask(sq, dirs);
