@@ -279,22 +279,7 @@ impl Reporter for UciReporter {
 mod tests {
     use super::*;
 
-    #[derive(Clone, Default)]
-    struct Captured(Arc<Mutex<Vec<u8>>>);
-    impl Write for Captured {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    impl Captured {
-        fn text(&self) -> String {
-            String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
-        }
-    }
+    use super::test_support::Captured;
 
     fn reporter(fen: &str, chess960: bool, wdl: bool) -> (UciReporter, Captured) {
         let cap = Captured::default();
@@ -411,5 +396,36 @@ mod tests {
         assert_eq!(r.format_best_move(Some(oo), None), "bestmove e1g1");
         let (r, _) = reporter(fen, true, false);
         assert_eq!(r.format_best_move(Some(oo), None), "bestmove e1h1");
+    }
+}
+
+/// An in-memory stand-in for stdout, shared by the unit tests of the UCI modules.
+#[cfg(test)]
+pub(crate) mod test_support {
+    use std::io::Write;
+    use std::sync::{Arc, Mutex};
+
+    #[derive(Clone, Default)]
+    pub(crate) struct Captured(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Captured {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Captured {
+        /// Everything written so far.
+        pub(crate) fn text(&self) -> String {
+            String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
+        }
+        /// Everything written since the last call, which clears it.
+        pub(crate) fn take(&self) -> String {
+            String::from_utf8(std::mem::take(&mut *self.0.lock().unwrap())).unwrap()
+        }
     }
 }
