@@ -3,10 +3,12 @@
 pub mod attacks;
 pub mod bench;
 pub mod board;
+pub mod datagen;
 pub mod eval;
 pub mod perft;
 pub mod search;
 pub mod timeman;
 pub mod tt;
+pub mod tune;
 pub mod types;
 pub mod uci;

@@ -63,6 +63,10 @@ impl EvalParts {
     /// The blended score from White's point of view.
     #[inline]
     pub fn blend(&self) -> i32 {
+        // A scale of zero marks a known draw (e.g. two knights against a bare king).
+        if self.scale == 0 {
+            return 0;
+        }
         let mg = self.score.0 * self.phase;
         let eg = self.score.1 * (MAX_PHASE - self.phase) * self.scale / SCALE_NORMAL;
         (mg + eg) / MAX_PHASE

@@ -290,7 +290,7 @@ impl ThreadData {
         }
         // Internal iterative reduction: without a hash move this node is probably new and
         // badly ordered, so search it a ply shallower.
-        if (PV || cut_node) && depth >= IIR_MIN_DEPTH && tt_move.is_null() {
+        if (PV || cut_node) && depth >= IIR_MIN_DEPTH && tt_move.is_null() && excluded.is_null() {
             depth -= 1;
         }
 
@@ -346,11 +346,51 @@ impl ThreadData {
                     continue;
                 }
             }
+            // Singular extension: when a reduced search of every other move (TT move excluded)
+            // fails well below the TT score, the TT move is singular and gets one more ply; if
+            // even the alternatives beat beta, several moves fail high (multi-cut) and we prune.
+            let mut singular_extension = 0;
+            if let Some(e) = tt {
+                if mv == tt_move
+                    && excluded.is_null()
+                    && depth >= SE_MIN_DEPTH
+                    && e.depth >= depth - 3
+                    && e.bound != TtBound::Upper
+                    && tt_score.abs() < MATE_BOUND
+                    && (ply as i32) < 2 * self.root_depth
+                {
+                    let singular_beta = tt_score - SE_MARGIN * depth / 8;
+                    self.stack[ply].excluded = mv;
+                    self.keys.pop();
+                    let score = self.negamax::<false>(
+                        sh,
+                        board,
+                        (depth - 1) / 2,
+                        ply,
+                        singular_beta - 1,
+                        singular_beta,
+                        cut_node,
+                    );
+                    self.keys.push(key);
+                    self.stack[ply].excluded = Move::NULL;
+                    if self.stopped {
+                        self.keys.pop();
+                        return 0;
+                    }
+                    if score < singular_beta {
+                        singular_extension = 1;
+                    } else if singular_beta >= beta {
+                        self.keys.pop();
+                        return singular_beta;
+                    }
+                }
+            }
             let child = board.make_move(mv);
             sh.tt.prefetch(child.hash());
             let gives_check = child.in_check();
             // Check extension: a checking move is searched one ply deeper.
-            let extension = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
+            let check_extension = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
+            let extension = singular_extension.max(check_extension);
             let new_depth = depth - 1 + extension;
             self.stack[ply].piece_to = piece_to(moved, mv.to());
             self.stack[ply].null_move = false;

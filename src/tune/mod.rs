@@ -1,0 +1,203 @@
+//! A Texel tuner for the evaluation weights. The evaluation is linear in its weights once phase and
+//! endgame scale are fixed, so each position is reduced once to its sparse feature counts
+//! (White's minus Black's) and the tuner minimises the mean squared error between
+//! `sigmoid(K * eval)` and the game result with Adam, in full batches.
+//!
+//! Input: EPD lines `<FEN> c9 "1-0";` (also `"0-1"`, `"1/2-1/2"`, or `[1.0]`-style results).
+
+use std::fmt::Write as _;
+
+use crate::board::Board;
+use crate::eval::params::{NUM_PARAMS, PARAMS, S, SECTIONS};
+use crate::eval::{evaluate_parts, CoefficientTrace, MAX_PHASE, SCALE_NORMAL};
+
+/// One position reduced to what the linear model needs.
+pub struct Entry {
+    features: Vec<(u16, i16)>,
+    /// Middlegame weight (phase / 24) and endgame weight ((24 - phase) / 24 * scale / 128).
+    mg: f32,
+    eg: f32,
+    /// Result from White's point of view: 1, 0.5 or 0.
+    result: f32,
+}
+
+/// Parses one labelled line; `None` for lines without a FEN or result.
+pub fn parse_line(line: &str) -> Option<(Board, f32)> {
+    let result = if line.contains("1-0") {
+        1.0
+    } else if line.contains("0-1") {
+        0.0
+    } else if line.contains("1/2") {
+        0.5
+    } else {
+        return None;
+    };
+    let fen_end = line
+        .find(" c9")
+        .or_else(|| line.find(" ["))
+        .unwrap_or(line.len());
+    let board = Board::from_fen(line[..fen_end].trim()).ok()?;
+    Some((board, result))
+}
+
+/// Extracts the features of a position.
+pub fn entry(board: &Board, result: f32) -> Entry {
+    let mut trace = CoefficientTrace::default();
+    let parts = evaluate_parts(board, &mut trace);
+    let features = trace
+        .counts
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| {
+            let diff = c[0] - c[1];
+            (diff != 0).then_some((i as u16, diff as i16))
+        })
+        .collect();
+    let phase = parts.phase as f32 / MAX_PHASE as f32;
+    // Known draws evaluate to zero whatever the weights.
+    let phase = if parts.scale == 0 { 0.0 } else { phase };
+    Entry {
+        features,
+        mg: phase,
+        eg: (1.0 - phase) * parts.scale as f32 / SCALE_NORMAL as f32,
+        result,
+    }
+}
+
+fn eval(e: &Entry, w: &[[f64; 2]]) -> f64 {
+    let (mut mg, mut eg) = (0.0, 0.0);
+    for &(i, c) in &e.features {
+        mg += w[i as usize][0] * f64::from(c);
+        eg += w[i as usize][1] * f64::from(c);
+    }
+    mg * f64::from(e.mg) + eg * f64::from(e.eg)
+}
+
+#[inline]
+fn sigmoid(k: f64, x: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-k * x / 400.0))
+}
+
+fn error(entries: &[Entry], w: &[[f64; 2]], k: f64) -> f64 {
+    let sum: f64 = entries
+        .iter()
+        .map(|e| {
+            let d = sigmoid(k, eval(e, w)) - f64::from(e.result);
+            d * d
+        })
+        .sum();
+    sum / entries.len().max(1) as f64
+}
+
+/// The scaling constant K that best fits the current weights (ternary search).
+pub fn fit_k(entries: &[Entry], w: &[[f64; 2]]) -> f64 {
+    let (mut lo, mut hi) = (0.1, 3.0);
+    for _ in 0..40 {
+        let a = lo + (hi - lo) / 3.0;
+        let b = hi - (hi - lo) / 3.0;
+        if error(entries, w, a) < error(entries, w, b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// Tunes from the EPD text and returns a report plus the new weights rounded to integers.
+/// `log` receives progress lines.
+pub fn tune(epd: &str, epochs: usize, log: &mut dyn FnMut(&str)) -> (String, Vec<S>) {
+    let all: Vec<Entry> = epd
+        .lines()
+        .filter_map(parse_line)
+        .filter(|(b, _)| !b.in_check())
+        .map(|(b, r)| entry(&b, r))
+        .collect();
+    // A fixed split: every tenth position validates.
+    let (mut entries, mut validation) = (Vec::new(), Vec::new());
+    for (i, e) in all.into_iter().enumerate() {
+        if i % 10 == 9 {
+            validation.push(e);
+        } else {
+            entries.push(e);
+        }
+    }
+    let mut w: Vec<[f64; 2]> = PARAMS
+        .iter()
+        .map(|s| [f64::from(s.0), f64::from(s.1)])
+        .collect();
+    let initial = w.clone();
+    let k = fit_k(&entries, &w);
+    log(&format!(
+        "{} training, {} validation positions; K = {k:.4}; error {:.6} / {:.6}",
+        entries.len(),
+        validation.len(),
+        error(&entries, &w, k),
+        error(&validation, &w, k)
+    ));
+    let (beta1, beta2, lr, eps) = (0.9, 0.999, 1.0, 1e-8);
+    // Weak pull back towards the starting weights keeps rarely seen PST squares sane.
+    let l2 = 1e-7;
+    let mut m = vec![[0.0f64; 2]; NUM_PARAMS];
+    let mut v = vec![[0.0f64; 2]; NUM_PARAMS];
+    let ln10 = std::f64::consts::LN_10;
+    let n = entries.len() as f64;
+    for epoch in 1..=epochs {
+        let mut grad = vec![[0.0f64; 2]; NUM_PARAMS];
+        for e in &entries {
+            let s = sigmoid(k, eval(e, &w));
+            let g = 2.0 * (s - f64::from(e.result)) * s * (1.0 - s) * ln10 * k / 400.0;
+            let (gm, ge) = (g * f64::from(e.mg), g * f64::from(e.eg));
+            for &(i, c) in &e.features {
+                grad[i as usize][0] += gm * f64::from(c);
+                grad[i as usize][1] += ge * f64::from(c);
+            }
+        }
+        for i in 0..NUM_PARAMS {
+            for p in 0..2 {
+                let g = grad[i][p] / n + l2 * (w[i][p] - initial[i][p]);
+                m[i][p] = beta1 * m[i][p] + (1.0 - beta1) * g;
+                v[i][p] = beta2 * v[i][p] + (1.0 - beta2) * g * g;
+                let mh = m[i][p] / (1.0 - beta1.powi(epoch as i32));
+                let vh = v[i][p] / (1.0 - beta2.powi(epoch as i32));
+                w[i][p] -= lr * mh / (vh.sqrt() + eps);
+            }
+        }
+        if epoch % 100 == 0 || epoch == epochs {
+            log(&format!(
+                "epoch {epoch}: error {:.6} / {:.6}",
+                error(&entries, &w, k),
+                error(&validation, &w, k)
+            ));
+        }
+    }
+    let weights: Vec<S> = w
+        .iter()
+        .map(|p| S(p[0].round() as i32, p[1].round() as i32))
+        .collect();
+    let mut report = String::new();
+    let _ = writeln!(
+        report,
+        "K = {k:.4}, final error {:.6} / {:.6}",
+        error(&entries, &w, k),
+        error(&validation, &w, k)
+    );
+    (report, weights)
+}
+
+/// Rust source for the weight table, one section per line group, for `eval/params.rs`.
+pub fn to_rust(weights: &[S]) -> String {
+    let mut out = String::from("pub static PARAMS: [S; NUM_PARAMS] = [\n");
+    for &(name, offset, len) in SECTIONS {
+        let _ = writeln!(out, "    // {name}");
+        for chunk in weights[offset..offset + len].chunks(8) {
+            let items: Vec<String> = chunk
+                .iter()
+                .map(|s| format!("S({}, {})", s.0, s.1))
+                .collect();
+            let _ = writeln!(out, "    {},", items.join(", "));
+        }
+    }
+    out.push_str("];\n");
+    out
+}
