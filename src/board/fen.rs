@@ -110,7 +110,7 @@ impl Board {
             return Err(FenError::PawnOnBackRank(sq));
         }
         parse_castling(&mut board, fields[2])?;
-    board.update_castling_rooks();
+        board.update_castling_rooks();
         let en_passant = parse_en_passant(&board, fields[3])?;
         if fields.len() == 6 {
             board.halfmove_clock = fields[4]
