@@ -62,7 +62,9 @@ pub const POSITIONS: &[&str] = &[
 pub fn run(out: &mut dyn Write, depth: Option<i32>) -> (u64, u64) {
     let depth = depth.unwrap_or(DEFAULT_DEPTH).max(1);
     let mut engine = Engine::new();
-    engine.set_hash_mb(16);
+    if let Err(e) = engine.set_hash_mb(16) {
+        let _ = writeln!(out, "info string error: {e}");
+    }
     engine.set_threads(1);
     let start = Instant::now();
     let mut total = 0u64;

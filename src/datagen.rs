@@ -61,7 +61,9 @@ fn xorshift(state: &mut u64) -> u64 {
 /// Plays `config.games` games and writes labelled positions to `out`; returns how many.
 pub fn run(out: &mut dyn Write, config: &DatagenConfig) -> usize {
     let mut engine = Engine::new();
-    engine.set_hash_mb(config.hash_mb);
+    if let Err(e) = engine.set_hash_mb(config.hash_mb) {
+        let _ = writeln!(out, "# hash: {e}");
+    }
     let mut rng = config.seed.max(1);
     let mut written = 0;
     for _ in 0..config.games {

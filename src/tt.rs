@@ -86,6 +86,14 @@ fn age_of(data: u64) -> u8 {
     (data >> 59) as u8
 }
 
+/// `MemAvailable` from /proc/meminfo, where there is one.
+fn available_memory_bytes() -> Option<u64> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
 /// The shared table.
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
@@ -93,15 +101,39 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` megabytes (at least one bucket).
+    /// A table of about `mb` megabytes (at least one bucket). Aborts if memory runs out: use
+    /// [`TranspositionTable::try_new`] for sizes that come from the user.
     pub fn new(mb: usize) -> TranspositionTable {
-        let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::with_capacity(count);
+        TranspositionTable::try_new(mb).expect("transposition table allocation")
+    }
+
+    /// A table of about `mb` megabytes, or an error if the allocation is refused or the size is
+    /// above the memory the system reports available (on Linux an over-large allocation can
+    /// succeed and then get the process killed when the pages are first written).
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, String> {
+        let bytes = mb
+            .max(1)
+            .checked_mul(1024 * 1024)
+            .ok_or_else(|| format!("{mb} MB does not fit in memory addresses"))?;
+        if let Some(available) = available_memory_bytes() {
+            // Leave room for the rest of the process and the system.
+            if bytes as u64 > available.saturating_sub(available / 8) {
+                return Err(format!(
+                    "{mb} MB is more than the {} MB of memory available",
+                    available >> 20
+                ));
+            }
+        }
+        let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::new();
+        buckets
+            .try_reserve_exact(count)
+            .map_err(|e| format!("cannot allocate {mb} MB: {e}"))?;
         buckets.resize_with(count, Bucket::default);
-        TranspositionTable {
+        Ok(TranspositionTable {
             buckets,
             age: std::sync::atomic::AtomicU8::new(0),
-        }
+        })
     }
 
     /// Empties every entry (`ucinewgame`, `Clear Hash`).

@@ -286,6 +286,38 @@ fn bad_option_values_keep_the_old_ones() {
     assert_eq!(best_of(&best), "e1h1");
 }
 
+/// A Hash size within the option's range but beyond the machine's memory is refused with an
+/// error instead of getting the process killed, and the engine keeps searching.
+#[test]
+fn hash_larger_than_memory_is_refused() {
+    let available_mb = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| {
+            let line = m
+                .lines()
+                .find(|l| l.starts_with("MemAvailable:"))?
+                .to_string();
+            line.split_whitespace().nth(1)?.parse::<u64>().ok()
+        })
+        .map(|kib| kib / 1024);
+    if available_mb.is_none_or(|mb| mb >= 65536) {
+        eprintln!("skipped: this machine could really allocate 64 GB");
+        return;
+    }
+    let mut e = EngineProc::start();
+    e.handshake();
+    e.send("setoption name Hash value 65536");
+    let lines = e.sync();
+    assert!(
+        lines.len() == 1 && lines[0].starts_with("info string error: option 'Hash'"),
+        "{lines:?}"
+    );
+    e.send("position startpos");
+    e.send("go depth 3");
+    let (_, best) = e.bestmove(QUICK);
+    assert_ne!(best_of(&best), "(none)");
+}
+
 #[test]
 fn options_any_order_and_case() {
     let mut e = EngineProc::start();

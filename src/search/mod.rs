@@ -142,10 +142,23 @@ impl Engine {
     }
 
     /// Resizes the transposition table (waits for a running search first).
-    pub fn set_hash_mb(&mut self, mb: usize) {
+    pub fn set_hash_mb(&mut self, mb: usize) -> Result<(), String> {
         self.wait();
-        self.hash_mb = mb.max(1);
-        self.tt = Arc::new(TranspositionTable::new(self.hash_mb));
+        // Free the old table first so the peak is one table, not two; restore it on failure.
+        let old = std::mem::replace(&mut self.tt, Arc::new(TranspositionTable::new(1)));
+        let old_mb = self.hash_mb;
+        drop(old);
+        match TranspositionTable::try_new(mb) {
+            Ok(table) => {
+                self.tt = Arc::new(table);
+                self.hash_mb = mb.max(1);
+                Ok(())
+            }
+            Err(e) => {
+                self.tt = Arc::new(TranspositionTable::new(old_mb));
+                Err(e)
+            }
+        }
     }
 
     pub fn set_threads(&mut self, threads: usize) {

@@ -194,7 +194,14 @@ impl Uci {
 
     fn apply_to_engine(&mut self, work: &Deferred) {
         match work {
-            Deferred::Option(OptionChange::Hash(mb)) => self.engine.set_hash_mb(*mb),
+            Deferred::Option(OptionChange::Hash(mb)) => {
+                if let Err(e) = self.engine.set_hash_mb(*mb) {
+                    let kept = self.engine.hash_mb();
+                    self.out
+                        .error(&format!("option 'Hash': {e}; keeping {kept} MB"));
+                    self.options.hash_mb = kept;
+                }
+            }
             Deferred::Option(OptionChange::Threads(n)) => self.engine.set_threads(*n),
             Deferred::Option(OptionChange::ClearHash) => self.engine.clear_hash(),
             Deferred::Option(_) => {}
