@@ -380,6 +380,13 @@ pub fn run_search(
         sh.abort.store(true, Ordering::Relaxed);
     });
     main.flush_nodes(&sh);
+    // An interrupted iteration may have changed the best move after the last report: GUIs want
+    // a final exact line whose PV starts with the best move (UCI-CHECKLIST items 49 and 50).
+    if main.stopped && main.completed_depth >= 1 {
+        let mut last = main.info(&sh, 0, main.completed_depth);
+        last.bound = Bound::Exact;
+        reporter.info(&last);
+    }
     let best = main.root_moves[0].clone();
     let mut ponder = best.pv.get(1).copied();
     if ponder.is_none() {
