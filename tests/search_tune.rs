@@ -1,6 +1,10 @@
 //! The Texel tuner's entry point (until the binary gets a `tune` command):
 //! `TUNE_EPD=path TUNE_EPOCHS=2000 cargo test --release --test search_tune -- --ignored --nocapture`
-//! prints the new weight table. The plain test checks that parsing and feature extraction work.
+//! prints the new weight table (`TUNE_RESOLVE=0` skips the quiescence resolve, `TUNE_L2` and
+//! `TUNE_LR` set the regularisation and step size, `TUNE_FREEZE=MATERIAL,PST_PAWN` keeps sections
+//! fixed). The plain tests check that parsing and feature
+//! extraction work, that the tuner's linear model is the engine's evaluation, and that the weight
+//! table round-trips.
 
 use escaque::tune;
 
@@ -17,14 +21,159 @@ fn parses_labelled_lines() {
 fn run_tuner() {
     let path = std::env::var("TUNE_EPD")
         .unwrap_or_else(|_| "../shared/data/tuning/debian-engines-labelled.epd".into());
-    let epochs = std::env::var("TUNE_EPOCHS")
-        .ok()
-        .and_then(|e| e.parse().ok())
-        .unwrap_or(1000);
+    fn env<T: std::str::FromStr>(name: &str, default: T) -> T {
+        std::env::var(name)
+            .ok()
+            .and_then(|e| e.parse().ok())
+            .unwrap_or(default)
+    }
+    let defaults = tune::TuneConfig::default();
+    let config = tune::TuneConfig {
+        epochs: env("TUNE_EPOCHS", defaults.epochs),
+        resolve: env::<u8>("TUNE_RESOLVE", u8::from(defaults.resolve)) != 0,
+        l2: env("TUNE_L2", defaults.l2),
+        lr: env("TUNE_LR", defaults.lr),
+        frozen: std::env::var("TUNE_FREEZE")
+            .map(|f| {
+                f.split(',')
+                    .filter(|s| !s.is_empty())
+                    .map(String::from)
+                    .collect()
+            })
+            .unwrap_or_default(),
+    };
+    eprintln!("{config:?}");
     let epd = std::fs::read_to_string(&path).expect("readable EPD file");
-    let (report, weights) = tune::tune(&epd, epochs, &mut |line| eprintln!("{line}"));
+    let (report, weights) = tune::tune_with(&epd, &config, &mut |line| eprintln!("{line}"));
     println!("{report}");
     let out = std::env::var("TUNE_OUT").unwrap_or_else(|_| "/tmp/escaque-tuned.rs".into());
     std::fs::write(&out, tune::to_rust(&weights)).expect("writable output");
     println!("weights written to {out}");
+}
+
+/// The tuner's linear model (features · weights, tapered and scaled like the engine) must be the
+/// evaluation the engine plays with, or tuning optimises something else.
+#[test]
+fn linear_model_matches_evaluate() {
+    use escaque::eval::{evaluate, params::PARAMS};
+    let mut checked = 0;
+    for path in [
+        "../shared/data/tuning/debian-engines-labelled.epd",
+        "../shared/data/tuning/zurichess-quiet-labeled.first1000.epd",
+    ] {
+        let Ok(text) = std::fs::read_to_string(path) else {
+            eprintln!("{path} missing; skipped");
+            continue;
+        };
+        for line in text.lines().step_by(7).take(5000) {
+            let Some((board, result)) = tune::parse_line(line) else {
+                continue;
+            };
+            let e = tune::entry(&board, result);
+            let linear = e.linear_eval(&PARAMS);
+            let engine = evaluate(&board) * board.side_to_move().sign();
+            assert!(
+                (linear - f64::from(engine)).abs() < 1.05,
+                "{line}: tuner {linear:.2}, engine {engine}"
+            );
+            checked += 1;
+        }
+        eprintln!("{path}: {checked} positions agree so far");
+    }
+    // Positions built here, so the check runs without the data files too.
+    for fen in [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 4 4",
+        "8/8/4k3/8/8/2NN4/4K3/8 w - - 0 1",
+        "8/5k2/3p4/1p1Pp2p/pP2Pp1P/P4P1K/8/8 b - - 99 50",
+        "4k3/8/8/3b4/8/8/3PB3/4K3 w - - 0 1",
+        "6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1",
+    ] {
+        let board = escaque::board::Board::from_fen(fen).unwrap();
+        let linear = tune::entry(&board, 0.5).linear_eval(&PARAMS);
+        let engine = evaluate(&board) * board.side_to_move().sign();
+        assert!(
+            (linear - f64::from(engine)).abs() < 1.05,
+            "{fen}: tuner {linear:.2}, engine {engine}"
+        );
+        checked += 1;
+    }
+    assert!(checked > 0);
+}
+
+/// Reads back the table `to_rust` writes.
+fn parse_table(text: &str) -> Vec<escaque::eval::params::S> {
+    use escaque::eval::params::S;
+    text.split("S(")
+        .skip(1)
+        .map(|item| {
+            let inner = &item[..item.find(')').unwrap()];
+            let (mg, eg) = inner.split_once(',').unwrap();
+            S(mg.trim().parse().unwrap(), eg.trim().parse().unwrap())
+        })
+        .collect()
+}
+
+/// `to_rust` writes every weight in table order, and a 0-epoch tune gives back the weights the
+/// engine was built with, so applying a tune's output changes nothing but what was tuned.
+#[test]
+fn weight_table_round_trips() {
+    use escaque::eval::params::{NUM_PARAMS, PARAMS};
+    let text = tune::to_rust(&PARAMS);
+    assert!(text.starts_with("pub static PARAMS: [S; NUM_PARAMS] = ["));
+    assert_eq!(parse_table(&text), PARAMS.to_vec());
+    let epd = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 c9 \"1/2-1/2\";\n\
+               8/1N4pk/8/5p2/2bb3P/6r1/R2K4/5R2 b - - 0 76 c9 \"0-1\";\n";
+    let config = tune::TuneConfig {
+        epochs: 0,
+        ..tune::TuneConfig::default()
+    };
+    let (_, weights) = tune::tune_with(epd, &config, &mut |_| {});
+    assert_eq!(weights.len(), NUM_PARAMS);
+    assert_eq!(weights, PARAMS.to_vec());
+}
+
+/// Quiescence resolve: a position with a free piece to take settles after the capture; a quiet
+/// one stays as it is.
+#[test]
+fn resolve_takes_hanging_material() {
+    use escaque::board::Board;
+    let quiet = Board::startpos();
+    assert_eq!(tune::resolve(&quiet).hash(), quiet.hash());
+    let hanging = Board::from_fen("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1").unwrap();
+    let leaf = tune::resolve(&hanging);
+    assert!(leaf.pieces(escaque::types::PieceType::Queen).is_empty());
+}
+
+/// Data check: the mean result per 100 cp eval bucket, separately for White and Black to move
+/// (labels must be White's point of view, so both rows rise left to right).
+#[test]
+#[ignore]
+fn diagnose_data() {
+    use escaque::eval::evaluate;
+    let path = std::env::var("TUNE_EPD")
+        .unwrap_or_else(|_| "../shared/data/tuning/debian-engines-labelled.epd".into());
+    let text = std::fs::read_to_string(&path).unwrap();
+    // [stm][bucket] -> (sum result, n)
+    let mut stats = [[(0.0f64, 0u32); 9]; 2];
+    let mut n = 0;
+    for line in text.lines() {
+        let Some((board, result)) = tune::parse_line(line) else {
+            continue;
+        };
+        n += 1;
+        let e = evaluate(&board) * board.side_to_move().sign();
+        let b = ((e + 450) / 100).clamp(0, 8) as usize;
+        let s = &mut stats[board.side_to_move().index()][b];
+        s.0 += f64::from(result);
+        s.1 += 1;
+    }
+    eprintln!("{n} positions");
+    for (stm, row) in stats.iter().enumerate() {
+        let cells: Vec<String> = row
+            .iter()
+            .map(|(s, c)| format!("{:.2}/{c}", s / f64::from((*c).max(1))))
+            .collect();
+        eprintln!("stm {stm}: {}", cells.join(" "));
+    }
 }

@@ -7,9 +7,10 @@
 
 use std::fmt::Write as _;
 
-use crate::board::Board;
+use crate::board::{Board, MoveList};
 use crate::eval::params::{NUM_PARAMS, PARAMS, S, SECTIONS};
-use crate::eval::{evaluate_parts, CoefficientTrace, MAX_PHASE, SCALE_NORMAL};
+use crate::eval::{evaluate, evaluate_parts, CoefficientTrace, MAX_PHASE, SCALE_NORMAL};
+use crate::search::see::{capture_gain, see_ge};
 
 /// One position reduced to what the linear model needs.
 pub struct Entry {
@@ -40,6 +41,53 @@ pub fn parse_line(line: &str) -> Option<(Board, f32)> {
     Some((board, result))
 }
 
+/// A capture-only search (SEE-pruned, MVV ordered, evasions when in check) from `board`; returns
+/// the score for the side to move and the position at the end of its principal variation.
+fn qsearch(board: &Board, mut alpha: i32, beta: i32, ply: u32) -> (i32, Board) {
+    const MATE: i32 = 30_000;
+    let in_check = board.in_check();
+    let mut list = MoveList::new();
+    let mut best = (-MATE, *board);
+    if in_check {
+        board.generate_all(&mut list);
+        if list.is_empty() {
+            return (-MATE, *board);
+        }
+    } else {
+        let stand_pat = evaluate(board);
+        best = (stand_pat, *board);
+        if stand_pat >= beta || ply >= 16 {
+            return best;
+        }
+        alpha = alpha.max(stand_pat);
+        board.generate_noisy(&mut list);
+        list.retain(|mv| see_ge(board, *mv, 0));
+        list.sort_by_key(|mv| -capture_gain(board, *mv));
+    }
+    for &mv in &list {
+        let child = board.make_move(mv);
+        let (score, leaf) = qsearch(&child, -beta, -alpha, ply + 1);
+        let score = -score;
+        if score > best.0 {
+            best = (score, leaf);
+            if score > alpha {
+                alpha = score;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    best
+}
+
+/// The quiet position a quiescence search from `board` settles in (`board` itself when standing
+/// pat is best): the standard Texel preprocessing, so that the linear model is not asked to
+/// explain a result from a position where material is about to change hands.
+pub fn resolve(board: &Board) -> Board {
+    qsearch(board, -32_000, 32_000, 0).1
+}
+
 /// Extracts the features of a position.
 pub fn entry(board: &Board, result: f32) -> Entry {
     let mut trace = CoefficientTrace::default();
@@ -61,6 +109,23 @@ pub fn entry(board: &Board, result: f32) -> Entry {
         mg: phase,
         eg: (1.0 - phase) * parts.scale as f32 / SCALE_NORMAL as f32,
         result,
+    }
+}
+
+impl Entry {
+    /// The linear model's evaluation (White's point of view, unrounded) under integer `weights`;
+    /// for the weights the engine was built with it must equal `eval::evaluate` up to rounding.
+    pub fn linear_eval(&self, weights: &[S]) -> f64 {
+        let w: Vec<[f64; 2]> = weights
+            .iter()
+            .map(|s| [f64::from(s.0), f64::from(s.1)])
+            .collect();
+        eval(self, &w)
+    }
+
+    /// The game result from White's point of view.
+    pub fn result(&self) -> f32 {
+        self.result
     }
 }
 
@@ -104,14 +169,78 @@ pub fn fit_k(entries: &[Entry], w: &[[f64; 2]]) -> f64 {
     (lo + hi) / 2.0
 }
 
+/// Settings of a tuning run.
+#[derive(Clone, Debug)]
+pub struct TuneConfig {
+    pub epochs: usize,
+    /// Replace each position by its quiescence-search leaf before extracting features.
+    pub resolve: bool,
+    /// L2 pull towards the starting weights, per weight, added to the mean squared error's
+    /// gradient (in error per centipawn squared).
+    pub l2: f64,
+    /// Adam step size in centipawns.
+    pub lr: f64,
+    /// Sections (names from `SECTIONS`, or `PST_PAWN` … `PST_KING` for one piece's table) whose
+    /// weights stay as they are.
+    pub frozen: Vec<String>,
+}
+
+/// Which weights a tune may change.
+fn tunable_mask(frozen: &[String]) -> Vec<bool> {
+    let mut mask = vec![true; NUM_PARAMS];
+    let pst_names = ["PAWN", "KNIGHT", "BISHOP", "ROOK", "QUEEN", "KING"];
+    for name in frozen {
+        let range = if let Some(&(_, offset, len)) = SECTIONS.iter().find(|s| s.0 == name) {
+            offset..offset + len
+        } else if let Some(piece) = name
+            .strip_prefix("PST_")
+            .and_then(|p| pst_names.iter().position(|&n| n == p))
+        {
+            let start = crate::eval::params::PST + 64 * piece;
+            start..start + 64
+        } else {
+            panic!("unknown section {name}");
+        };
+        for m in &mut mask[range] {
+            *m = false;
+        }
+    }
+    mask
+}
+
+impl Default for TuneConfig {
+    fn default() -> Self {
+        TuneConfig {
+            epochs: 1000,
+            resolve: true,
+            l2: 1e-7,
+            lr: 1.0,
+            frozen: Vec::new(),
+        }
+    }
+}
+
+/// Tunes from the EPD text with default settings but `epochs`; see [`tune_with`].
+pub fn tune(epd: &str, epochs: usize, log: &mut dyn FnMut(&str)) -> (String, Vec<S>) {
+    let config = TuneConfig {
+        epochs,
+        ..TuneConfig::default()
+    };
+    tune_with(epd, &config, log)
+}
+
 /// Tunes from the EPD text and returns a report plus the new weights rounded to integers.
 /// `log` receives progress lines.
-pub fn tune(epd: &str, epochs: usize, log: &mut dyn FnMut(&str)) -> (String, Vec<S>) {
+pub fn tune_with(epd: &str, config: &TuneConfig, log: &mut dyn FnMut(&str)) -> (String, Vec<S>) {
+    let epochs = config.epochs;
     let all: Vec<Entry> = epd
         .lines()
         .filter_map(parse_line)
         .filter(|(b, _)| !b.in_check())
-        .map(|(b, r)| entry(&b, r))
+        .map(|(b, r)| {
+            let b = if config.resolve { resolve(&b) } else { b };
+            entry(&b, r)
+        })
         .collect();
     // A fixed split: every tenth position validates.
     let (mut entries, mut validation) = (Vec::new(), Vec::new());
@@ -135,9 +264,10 @@ pub fn tune(epd: &str, epochs: usize, log: &mut dyn FnMut(&str)) -> (String, Vec
         error(&entries, &w, k),
         error(&validation, &w, k)
     ));
-    let (beta1, beta2, lr, eps) = (0.9, 0.999, 1.0, 1e-8);
-    // Weak pull back towards the starting weights keeps rarely seen PST squares sane.
-    let l2 = 1e-7;
+    let (beta1, beta2, lr, eps) = (0.9, 0.999, config.lr, 1e-8);
+    // A pull back towards the starting weights keeps rarely seen PST squares sane.
+    let l2 = config.l2;
+    let mask = tunable_mask(&config.frozen);
     let mut m = vec![[0.0f64; 2]; NUM_PARAMS];
     let mut v = vec![[0.0f64; 2]; NUM_PARAMS];
     let ln10 = std::f64::consts::LN_10;
@@ -153,7 +283,7 @@ pub fn tune(epd: &str, epochs: usize, log: &mut dyn FnMut(&str)) -> (String, Vec
                 grad[i as usize][1] += ge * f64::from(c);
             }
         }
-        for i in 0..NUM_PARAMS {
+        for i in (0..NUM_PARAMS).filter(|&i| mask[i]) {
             for p in 0..2 {
                 let g = grad[i][p] / n + l2 * (w[i][p] - initial[i][p]);
                 m[i][p] = beta1 * m[i][p] + (1.0 - beta1) * g;
