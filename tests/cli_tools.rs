@@ -1,0 +1,77 @@
+//! The `datagen` and `tune` subcommands, run as a user would run them.
+
+use std::process::Command;
+
+use escaque::tune;
+
+fn escaque(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_escaque"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+#[test]
+fn datagen_then_tune_round_trip() {
+    let dir = std::env::temp_dir().join(format!("escaque-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("selfplay.epd");
+    let weights = dir.join("params.rs");
+
+    let out = escaque(&[
+        "datagen",
+        data.to_str().unwrap(),
+        "--games",
+        "2",
+        "--nodes",
+        "300",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&data).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() > 10, "only {} positions", lines.len());
+    // Every line is in the tuner's format, with one result per game (both games' labels valid).
+    assert!(
+        lines.iter().all(|l| tune::parse_line(l).is_some()),
+        "{text}"
+    );
+
+    let out = escaque(&[
+        "tune",
+        data.to_str().unwrap(),
+        "--epochs",
+        "2",
+        "--out",
+        weights.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = std::fs::read_to_string(&weights).unwrap();
+    assert!(table.contains("PARAMS"), "{table}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bad_arguments_fail_with_a_message() {
+    for args in [
+        &["tune"][..],
+        &["tune", "/nonexistent/file.epd"],
+        &["datagen"],
+        &["datagen", "/tmp/x.epd", "--games", "many"],
+        &["datagen", "/tmp/x.epd", "--colour", "red"],
+    ] {
+        let out = escaque(args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).starts_with("error: "),
+            "{args:?}"
+        );
+    }
+}
