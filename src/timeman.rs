@@ -10,6 +10,8 @@
 //! * the clock is kept above a reserve of [`RESERVE_MS`] after the move and its increment where
 //!   possible: when it is lower, the engine spends about a quarter of the increment and the
 //!   increments rebuild it, so a scheduling hiccup in a bullet game does not flag;
+//! * with fewer than ten increments on the clock a move spends at most half an increment
+//!   (one at most), so latency charged to our clock cannot drain it move after move;
 //! * every budget is at least 1 ms, so the search always returns a move even on a 1 ms clock.
 
 use std::time::{Duration, Instant};
@@ -23,6 +25,8 @@ const MOVES_HORIZON: u64 = 25;
 const MAX_MOVES_TO_GO: u64 = 50;
 /// The hard limit is at most this many times the soft limit.
 const HARD_FACTOR: u64 = 5;
+/// Below this many increments on the clock, a move spends at most one increment.
+const LOW_CLOCK_INCREMENTS: u64 = 10;
 /// What the clock should still show after the move (and its increment), in milliseconds.
 pub const RESERVE_MS: u64 = 100;
 
@@ -83,10 +87,18 @@ fn clock_budget(time: u64, inc: u64, movestogo: Option<u32>, overhead_ms: u64) -
     let keep_reserve = (time + inc).saturating_sub(RESERVE_MS + overhead_ms);
     // Below the reserve, a quarter of the increment still buys a shallow search.
     let floor = (inc / 4).min(usable / 2).max(1);
-    let hard = (soft * HARD_FACTOR)
+    let mut hard = (soft * HARD_FACTOR)
         .min(usable / 2)
         .min(keep_reserve)
         .max(floor);
+    let mut soft = soft;
+    // With fewer than LOW_CLOCK_INCREMENTS increments on the clock, live below the increment
+    // (half of it, one at most) so the clock grows back: GUI latency and a loaded machine are
+    // charged to our clock on every move, and a drained clock flags on the first spike.
+    if inc > 0 && usable < LOW_CLOCK_INCREMENTS * inc {
+        soft = soft.min(inc / 2);
+        hard = hard.min(inc).max(1);
+    }
     (soft.clamp(1, hard), hard)
 }
 
@@ -212,6 +224,18 @@ mod tests {
         // Just above it, it spends only what keeps the reserve.
         let (_, hard) = clock_budget(150, 10, None, 10);
         assert_eq!(hard, 50);
+    }
+
+    #[test]
+    fn a_clock_of_few_increments_grows_back() {
+        // 10+0.1 late in a game: under a second left, every move spends less than the increment.
+        for time in [150, 300, 600, 900, 1000] {
+            let (soft, hard) = clock_budget(time, 100, None, 10);
+            assert!(soft <= 50 && hard <= 100, "{time}: {soft} {hard}");
+        }
+        // With ten increments or more in hand, the normal allocation applies again.
+        let (soft, _) = clock_budget(2000, 100, None, 10);
+        assert!(soft > 100, "{soft}");
     }
 
     #[test]
