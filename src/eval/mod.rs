@@ -487,29 +487,10 @@ mod tests {
         }
     }
 
+    /// The colour-flipped position: ranks reversed, piece and castling letters change case.
     fn mirror_fen(fen: &str) -> String {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        let ranks: Vec<String> = fields[0]
-            .split('/')
-            .rev()
-            .map(|r| {
-                r.chars()
-                    .map(|c| {
-                        if c.is_ascii_uppercase() {
-                            c.to_ascii_lowercase()
-                        } else {
-                            c.to_ascii_uppercase()
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        let side = if fields[1] == "w" { "b" } else { "w" };
-        let castling: String = if fields[2] == "-" {
-            "-".into()
-        } else {
-            fields[2]
-                .chars()
+        let swap_case = |text: &str| -> String {
+            text.chars()
                 .map(|c| {
                     if c.is_ascii_uppercase() {
                         c.to_ascii_lowercase()
@@ -519,6 +500,10 @@ mod tests {
                 })
                 .collect()
         };
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        let ranks: Vec<String> = fields[0].split('/').rev().map(swap_case).collect();
+        let side = if fields[1] == "w" { "b" } else { "w" };
+        let castling = swap_case(fields[2]);
         format!(
             "{} {side} {castling} - {} {}",
             ranks.join("/"),
