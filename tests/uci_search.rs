@@ -107,11 +107,7 @@ fn infinite_never_ends_by_itself() {
     let mut e = EngineProc::start();
     e.send(&format!("position fen {MATE_IN_ONE}"));
     e.send("go infinite");
-    let early = e.collect_for(Duration::from_millis(1500));
-    assert!(
-        early.iter().all(|l| !l.starts_with("bestmove")),
-        "{early:?}"
-    );
+    e.expect_no_bestmove_for(Duration::from_millis(1500));
     e.send("stop");
     let (_, best) = e.bestmove(QUICK);
     assert_eq!(best_of(&best), "a1a8");
@@ -124,11 +120,7 @@ fn ponder_then_ponderhit() {
     e.send("setoption name Ponder value true");
     e.send("position startpos moves e2e4");
     e.send("go ponder wtime 2000 btime 2000 winc 0 binc 0");
-    let early = e.collect_for(Duration::from_millis(1000));
-    assert!(
-        early.iter().all(|l| !l.starts_with("bestmove")),
-        "premature bestmove: {early:?}"
-    );
+    e.expect_no_bestmove_for(Duration::from_millis(1000));
     let t = Instant::now();
     e.send("ponderhit");
     let (lines, _) = e.bestmove(QUICK);
@@ -146,11 +138,7 @@ fn ponder_on_mate_waits_then_stop() {
     let mut e = EngineProc::start();
     e.send(&format!("position fen {MATE_IN_ONE}"));
     e.send("go ponder wtime 1000 btime 1000");
-    let early = e.collect_for(Duration::from_millis(1000));
-    assert!(
-        early.iter().all(|l| !l.starts_with("bestmove")),
-        "{early:?}"
-    );
+    e.expect_no_bestmove_for(Duration::from_millis(1000));
     e.send("stop");
     let (_, best) = e.bestmove(QUICK);
     assert_eq!(best_of(&best), "a1a8");

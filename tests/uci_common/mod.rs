@@ -127,6 +127,15 @@ impl EngineProc {
     }
 
     /// Lines that arrive within `dur` (no more waiting than that).
+    /// Reads for `dur` and fails if a `bestmove` arrives (searches that must not end alone).
+    pub fn expect_no_bestmove_for(&mut self, dur: Duration) {
+        let lines = self.collect_for(dur);
+        assert!(
+            lines.iter().all(|l| !l.starts_with("bestmove")),
+            "premature bestmove: {lines:?}"
+        );
+    }
+
     pub fn collect_for(&mut self, dur: Duration) -> Vec<String> {
         let deadline = Instant::now() + dur;
         let mut got = Vec::new();
