@@ -311,13 +311,7 @@ pub fn evaluate_parts<T: Tracer>(board: &Board, tracer: &mut T) -> EvalParts {
     for color in Color::ALL {
         let c = color.index();
         let them = !color;
-        for pt in [
-            PieceType::Pawn,
-            PieceType::Knight,
-            PieceType::Bishop,
-            PieceType::Rook,
-            PieceType::Queen,
-        ] {
+        for pt in PieceType::NON_KING {
             let targets = board.pieces_of(them, pt);
             if targets.is_empty() {
                 continue;

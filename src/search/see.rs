@@ -65,13 +65,7 @@ pub fn see_ge(board: &Board, mv: Move, threshold: i32) -> bool {
         }
         result ^= 1;
         let mut attacker = None;
-        for pt in [
-            PieceType::Pawn,
-            PieceType::Knight,
-            PieceType::Bishop,
-            PieceType::Rook,
-            PieceType::Queen,
-        ] {
+        for pt in PieceType::NON_KING {
             let bb = ours & board.pieces(pt);
             if bb.is_nonempty() {
                 attacker = Some((pt, bb.lsb()));

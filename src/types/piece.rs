@@ -22,6 +22,15 @@ impl PieceType {
         PieceType::King,
     ];
 
+    /// Every type but the king, cheapest first (attacker order for SEE and threat scans).
+    pub const NON_KING: [PieceType; 5] = [
+        PieceType::Pawn,
+        PieceType::Knight,
+        PieceType::Bishop,
+        PieceType::Rook,
+        PieceType::Queen,
+    ];
+
     #[inline(always)]
     pub const fn index(self) -> usize {
         self as usize
