@@ -1,5 +1,9 @@
 //! The alpha-beta search proper: the root, principal variation search with its pruning and
 //! reductions, and quiescence. Scores are from the side to move's point of view.
+//!
+//! "Match:" notes give what each rule is worth, measured by playing the engine against a build with
+//! only that rule removed (scripts/match, 50 games at 2+0.02 s, noob_3moves both colours, seed 21,
+//! bench 4309321): Elo for the rule, 95% pentanomial error. Fifty games resolve only the large ones.
 
 use super::history::{captured_type, piece_to, NO_PIECE_TO};
 use super::params::*;
@@ -249,7 +253,7 @@ impl ThreadData {
 
         if !PV && !in_check && excluded.is_null() {
             // Reverse futility pruning: far enough above beta that a shallow search will not
-            // bring it back below.
+            // bring it back below. Match: +139 ± 77.
             if depth <= RFP_MAX_DEPTH
                 && eval.abs() < MATE_BOUND
                 && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
@@ -258,6 +262,7 @@ impl ThreadData {
             }
             // Null move pruning: if passing still fails high after a reduced search, a real
             // move almost surely does too (not in pawn endings, where zugzwang is common).
+            // Match: +28 ± 81 (not resolved by 50 games).
             if depth >= NMP_MIN_DEPTH
                 && eval >= beta
                 && beta > -MATE_BOUND
@@ -289,7 +294,7 @@ impl ThreadData {
             }
         }
         // Internal iterative reduction: without a hash move this node is probably new and
-        // badly ordered, so search it a ply shallower.
+        // badly ordered, so search it a ply shallower. Match: 0 ± 78 (not resolved).
         if (PV || cut_node) && depth >= IIR_MIN_DEPTH && tt_move.is_null() && excluded.is_null() {
             depth -= 1;
         }
@@ -323,11 +328,13 @@ impl ThreadData {
             if best_score > -MATE_BOUND && has_non_pawn_material(board, us) {
                 if is_quiet {
                     // Late move pruning: after enough quiets at low depth, skip the rest.
+                    // Match: +100 ± 94.
                     if moves_searched >= lmp_threshold(depth, improving) {
                         picker.skip_quiets();
                         continue;
                     }
                     // Futility pruning: a quiet move will not lift a hopeless static eval.
+                    // Match: -35 ± 71 (not resolved; kept pending a longer test).
                     if !in_check
                         && lmr_depth <= FP_MAX_DEPTH
                         && eval + FP_BASE + FP_MARGIN * lmr_depth <= alpha
@@ -335,7 +342,8 @@ impl ThreadData {
                         picker.skip_quiets();
                         continue;
                     }
-                    // SEE pruning of quiets that hang material.
+                    // SEE pruning of quiets that hang material (with the capture rule below,
+                    // one test). Match: +28 ± 101 (not resolved).
                     if lmr_depth <= SEE_MAX_DEPTH
                         && !see_ge(board, mv, SEE_QUIET_MARGIN * lmr_depth)
                     {
@@ -389,6 +397,7 @@ impl ThreadData {
             sh.tt.prefetch(child.hash());
             let gives_check = child.in_check();
             // Check extension: a checking move is searched one ply deeper.
+            // Match: -7 ± 91 (not resolved).
             let check_extension = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
             let extension = singular_extension.max(check_extension);
             let new_depth = depth - 1 + extension;
@@ -400,7 +409,8 @@ impl ThreadData {
                 score = -self.negamax::<PV>(sh, &child, new_depth, ply + 1, -beta, -alpha, false);
             } else {
                 // Late move reductions: quiet moves ordered late are searched shallower first,
-                // and again at full depth only if they beat alpha.
+                // and again at full depth only if they beat alpha. Match (with the root
+                // reduction): +191 ± 101.
                 let mut reduced = new_depth;
                 if depth >= 3 && is_quiet {
                     let mut r = lmr(depth, moves_searched + 1);
@@ -618,6 +628,7 @@ impl ThreadData {
             moves += 1;
             if !in_check && best_score > -MATE_BOUND {
                 // Delta pruning: even winning the captured piece cleanly cannot reach alpha.
+                // Match: +14 ± 83 (not resolved).
                 if mv.promotion().is_none()
                     && raw_eval + capture_gain(board, mv) + QS_DELTA <= alpha
                 {

@@ -1,6 +1,9 @@
 //! Per-thread search state ([`ThreadData`]), the state all threads share for one search
 //! ([`Shared`]), iterative deepening with aspiration windows and MultiPV, and the Lazy SMP driver
 //! that runs helper threads over the shared transposition table.
+//!
+//! Lazy SMP, measured: the same build with Threads 2 against Threads 1 (scripts/match, 40 games at
+//! 5+0.05 s, one game at a time on two cores) scored 63.8%, +98 ± 95 Elo.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
@@ -230,6 +233,9 @@ impl ThreadData {
         }
     }
 
+    /// Aspiration windows: search around the last score and widen on a fail. Match against a
+    /// build without them (2+0.02 s, as in alphabeta.rs): -70 ± 67 in 50 games, +53 ± 59 in 80
+    /// more; all 130 games +5 ± 45 Elo (not resolved).
     fn aspiration(&mut self, sh: &Shared, depth: i32, reporter: &dyn Reporter) {
         let prev = self.root_moves[self.pv_idx].prev_score;
         let mut delta = ASPIRATION_DELTA;
