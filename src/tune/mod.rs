@@ -7,6 +7,8 @@
 
 use std::fmt::Write as _;
 
+use rayon::prelude::*;
+
 use crate::board::{Board, MoveList};
 use crate::eval::params::{NUM_PARAMS, PARAMS, S, SECTIONS};
 use crate::eval::{evaluate, evaluate_parts, CoefficientTrace, MAX_PHASE, SCALE_NORMAL};
@@ -145,13 +147,45 @@ fn sigmoid(k: f64, x: f64) -> f64 {
 
 fn error(entries: &[Entry], w: &[[f64; 2]], k: f64) -> f64 {
     let sum: f64 = entries
-        .iter()
+        .par_iter()
         .map(|e| {
             let d = sigmoid(k, eval(e, w)) - f64::from(e.result);
             d * d
         })
         .sum();
     sum / entries.len().max(1) as f64
+}
+
+/// The gradient of the summed squared error over `entries` (not yet divided by their number),
+/// accumulated per chunk on the rayon pool: the sum does not depend on how the chunks are split
+/// beyond floating-point rounding.
+fn gradient(entries: &[Entry], w: &[[f64; 2]], k: f64) -> Vec<[f64; 2]> {
+    let ln10 = std::f64::consts::LN_10;
+    entries
+        .par_chunks(4096)
+        .map(|chunk| {
+            let mut grad = vec![[0.0f64; 2]; NUM_PARAMS];
+            for e in chunk {
+                let s = sigmoid(k, eval(e, w));
+                let g = 2.0 * (s - f64::from(e.result)) * s * (1.0 - s) * ln10 * k / 400.0;
+                let (gm, ge) = (g * f64::from(e.mg), g * f64::from(e.eg));
+                for &(i, c) in &e.features {
+                    grad[i as usize][0] += gm * f64::from(c);
+                    grad[i as usize][1] += ge * f64::from(c);
+                }
+            }
+            grad
+        })
+        .reduce(
+            || vec![[0.0f64; 2]; NUM_PARAMS],
+            |mut a, b| {
+                for (x, y) in a.iter_mut().zip(&b) {
+                    x[0] += y[0];
+                    x[1] += y[1];
+                }
+                a
+            },
+        )
 }
 
 /// The scaling constant K that best fits the current weights (ternary search).
@@ -233,9 +267,11 @@ pub fn tune(epd: &str, epochs: usize, log: &mut dyn FnMut(&str)) -> (String, Vec
 /// `log` receives progress lines.
 pub fn tune_with(epd: &str, config: &TuneConfig, log: &mut dyn FnMut(&str)) -> (String, Vec<S>) {
     let epochs = config.epochs;
-    let all: Vec<Entry> = epd
-        .lines()
-        .filter_map(parse_line)
+    let lines: Vec<&str> = epd.lines().collect();
+    // Rayon's collect keeps the input order, so the validation split below is the same as serial.
+    let all: Vec<Entry> = lines
+        .par_iter()
+        .filter_map(|line| parse_line(line))
         .filter(|(b, _)| !b.in_check())
         .map(|(b, r)| {
             let b = if config.resolve { resolve(&b) } else { b };
@@ -270,19 +306,9 @@ pub fn tune_with(epd: &str, config: &TuneConfig, log: &mut dyn FnMut(&str)) -> (
     let mask = tunable_mask(&config.frozen);
     let mut m = vec![[0.0f64; 2]; NUM_PARAMS];
     let mut v = vec![[0.0f64; 2]; NUM_PARAMS];
-    let ln10 = std::f64::consts::LN_10;
     let n = entries.len() as f64;
     for epoch in 1..=epochs {
-        let mut grad = vec![[0.0f64; 2]; NUM_PARAMS];
-        for e in &entries {
-            let s = sigmoid(k, eval(e, &w));
-            let g = 2.0 * (s - f64::from(e.result)) * s * (1.0 - s) * ln10 * k / 400.0;
-            let (gm, ge) = (g * f64::from(e.mg), g * f64::from(e.eg));
-            for &(i, c) in &e.features {
-                grad[i as usize][0] += gm * f64::from(c);
-                grad[i as usize][1] += ge * f64::from(c);
-            }
-        }
+        let grad = gradient(&entries, &w, k);
         for i in (0..NUM_PARAMS).filter(|&i| mask[i]) {
             for p in 0..2 {
                 let g = grad[i][p] / n + l2 * (w[i][p] - initial[i][p]);
