@@ -245,6 +245,11 @@ impl ThreadData {
             (-INF, INF)
         };
         loop {
+            // Scores from an earlier pass are stale: a move the pass does not reach (the search is
+            // stopped or the root fails high) must not sort above the moves it did search.
+            for rm in &mut self.root_moves[self.pv_idx + 1..] {
+                rm.score = -INF;
+            }
             let score = self.search_root(sh, depth, alpha, beta);
             // Stable sort: moves not (re)searched keep their order behind the best.
             self.root_moves[self.pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
