@@ -7,7 +7,8 @@ use std::process::ExitCode;
 use crate::datagen::{self, DatagenConfig};
 use crate::tune;
 
-const TUNE_USAGE: &str = "usage: escaque tune <labelled.epd> [--epochs N] [--out FILE]";
+const TUNE_USAGE: &str =
+    "usage: escaque tune <labelled.epd> [--epochs N] [--l2 X] [--lr X] [--out FILE]";
 const DATAGEN_USAGE: &str =
     "usage: escaque datagen <out.epd> [--games N] [--nodes N] [--random-plies N] [--seed S]";
 
@@ -40,7 +41,19 @@ fn number<T: std::str::FromStr>(flag: &str, value: &str) -> Result<T, String> {
         .map_err(|_| format!("--{flag} needs a number, got '{value}'"))
 }
 
-/// `escaque tune <epd> [--epochs N] [--out FILE]`: Texel-tunes the evaluation weights on a
+/// A non-negative finite number for a tuner setting.
+fn finite(flag: &str, value: &str) -> Result<f64, String> {
+    let x: f64 = number(flag, value)?;
+    if x.is_finite() && x >= 0.0 {
+        Ok(x)
+    } else {
+        Err(format!(
+            "--{flag} needs a non-negative number, got '{value}'"
+        ))
+    }
+}
+
+/// `escaque tune <epd> [--epochs N] [--l2 X] [--lr X] [--out FILE]`: Texel-tunes the evaluation weights on a
 /// result-labelled EPD file and writes the new `PARAMS` table as Rust source.
 pub fn run_tune(args: &[String]) -> ExitCode {
     let result = (|| -> Result<(), String> {
@@ -48,17 +61,19 @@ pub fn run_tune(args: &[String]) -> ExitCode {
         let [path] = positional[..] else {
             return Err(TUNE_USAGE.to_string());
         };
-        let mut epochs = 1000;
+        let mut config = tune::TuneConfig::default();
         let mut out_path = "tuned-params.rs".to_string();
         for (name, value) in flags {
             match name {
-                "epochs" => epochs = number(name, value)?,
+                "epochs" => config.epochs = number(name, value)?,
+                "l2" => config.l2 = finite(name, value)?,
+                "lr" => config.lr = finite(name, value)?,
                 "out" => out_path = value.to_string(),
                 _ => return Err(format!("unknown option --{name} ({TUNE_USAGE})")),
             }
         }
         let epd = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-        let (report, weights) = tune::tune(&epd, epochs, &mut |line| eprintln!("{line}"));
+        let (report, weights) = tune::tune_with(&epd, &config, &mut |line| eprintln!("{line}"));
         println!("{report}");
         std::fs::write(&out_path, tune::to_rust(&weights))
             .map_err(|e| format!("cannot write {out_path}: {e}"))?;

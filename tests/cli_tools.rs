@@ -55,6 +55,23 @@ fn datagen_then_tune_round_trip() {
     );
     let table = std::fs::read_to_string(&weights).unwrap();
     assert!(table.contains("PARAMS"), "{table}");
+
+    // A zero step size reaches the tuner: the weights come back exactly as the engine has them.
+    let out = escaque(&[
+        "tune",
+        data.to_str().unwrap(),
+        "--epochs",
+        "3",
+        "--lr",
+        "0",
+        "--l2",
+        "0.5",
+        "--out",
+        weights.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    let table = std::fs::read_to_string(&weights).unwrap();
+    assert_eq!(table, tune::to_rust(&escaque::eval::params::PARAMS));
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -66,6 +83,8 @@ fn bad_arguments_fail_with_a_message() {
         &["datagen"],
         &["datagen", "/tmp/x.epd", "--games", "many"],
         &["datagen", "/tmp/x.epd", "--colour", "red"],
+        &["tune", "/tmp/x.epd", "--l2", "-1"],
+        &["tune", "/tmp/x.epd", "--lr", "inf"],
     ] {
         let out = escaque(args);
         assert_eq!(out.status.code(), Some(1), "{args:?}");

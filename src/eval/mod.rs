@@ -3,6 +3,7 @@
 //! recording [`Tracer`], feeds `eval::trace` (the UCI `eval` command) and the Texel tuner.
 
 pub mod params;
+mod weights;
 
 use std::fmt::Write as _;
 

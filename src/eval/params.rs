@@ -119,15 +119,11 @@ pub const SECTIONS: &[(&str, usize, usize)] = &[
     ("TEMPO", TEMPO, 1),
 ];
 
-/// The weights the engine plays with. A first Texel tune on the 65k-position Debian set
-/// (see `src/tune`) lowered the fit error from 0.1088 to 0.0770 but lost 1.5-38.5 in 40 games
-/// against these hand-set values (it made home-rank pawns worth almost nothing in the
-/// middlegame, by splitting their value between material, PST and connected-pawn weights), so
-/// the hand-set values stay until a regularised tune on more data wins a match.
-pub static PARAMS: [S; NUM_PARAMS] = initial_params();
+/// The weights the engine plays with: the tuned table in `weights.rs`.
+pub use super::weights::PARAMS;
 
-/// Hand-set starting weights: simple shapes (centralisation, pawn advance, king shelter) that the
-/// tuner refines.
+/// Hand-set weights: simple shapes (centralisation, pawn advance, king shelter), the starting
+/// point of the first tunes and the baseline the tuned table was matched against.
 pub const fn initial_params() -> [S; NUM_PARAMS] {
     let mut p = [S(0, 0); NUM_PARAMS];
     let material = [
