@@ -73,6 +73,9 @@ pub fn run_tune(args: &[String]) -> ExitCode {
             }
         }
         let epd = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        if !epd.lines().any(|line| tune::parse_line(line).is_some()) {
+            return Err(format!("no labelled positions in {path}"));
+        }
         let (report, weights) = tune::tune_with(&epd, &config, &mut |line| eprintln!("{line}"));
         println!("{report}");
         std::fs::write(&out_path, tune::to_rust(&weights))

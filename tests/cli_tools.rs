@@ -69,9 +69,38 @@ fn datagen_then_tune_round_trip() {
         "--out",
         weights.to_str().unwrap(),
     ]);
-    assert!(out.status.success());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let table = std::fs::read_to_string(&weights).unwrap();
     assert_eq!(table, tune::to_rust(&escaque::eval::params::PARAMS));
+
+    // Bad tuner settings and a file without labelled positions are refused with their reason.
+    let empty = dir.join("empty.epd");
+    std::fs::write(&empty, "no positions here\n").unwrap();
+    let data = data.to_str().unwrap();
+    for (args, reason) in [
+        (
+            vec!["tune", data, "--l2", "-1"],
+            "--l2 needs a non-negative number",
+        ),
+        (
+            vec!["tune", data, "--lr", "inf"],
+            "--lr needs a non-negative number",
+        ),
+        (vec!["tune", data, "--lr", "fast"], "--lr needs a number"),
+        (
+            vec!["tune", empty.to_str().unwrap()],
+            "no labelled positions",
+        ),
+    ] {
+        let out = escaque(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(reason), "{args:?}: {stderr}");
+    }
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -83,8 +112,6 @@ fn bad_arguments_fail_with_a_message() {
         &["datagen"],
         &["datagen", "/tmp/x.epd", "--games", "many"],
         &["datagen", "/tmp/x.epd", "--colour", "red"],
-        &["tune", "/tmp/x.epd", "--l2", "-1"],
-        &["tune", "/tmp/x.epd", "--lr", "inf"],
     ] {
         let out = escaque(args);
         assert_eq!(out.status.code(), Some(1), "{args:?}");

@@ -1,4 +1,4 @@
-//! The Texel tuner's entry point (until the binary gets a `tune` command):
+//! The Texel tuner as a library (the binary's `escaque tune` is the everyday entry point):
 //! `TUNE_EPD=path TUNE_EPOCHS=2000 cargo test --release --test search_tune -- --ignored --nocapture`
 //! prints the new weight table (`TUNE_RESOLVE=0` skips the quiescence resolve, `TUNE_L2` and
 //! `TUNE_LR` set the regularisation and step size, `TUNE_FREEZE=MATERIAL,PST_PAWN` keeps sections
@@ -14,6 +14,28 @@ fn parses_labelled_lines() {
         tune::parse_line("8/1N4pk/8/5p2/2bb3P/6r1/R2K4/5R2 b - - 0 76 c9 \"0-1\";").unwrap();
     assert_eq!(result, 0.0);
     assert_eq!(board.fullmove_number(), 76);
+
+    // The result is read after the FEN only: this FEN's "P1/2K5" is not a draw label.
+    let fen = "4k3/8/8/8/8/8/5PP1/2K5 w - - 0 1";
+    for (line, expected) in [
+        (format!("{fen} [1.0]"), 1.0),
+        (format!("{fen} [0.0]"), 0.0),
+        (format!("{fen} [0.5]"), 0.5),
+        (format!("{fen} c9 \"1-0\";"), 1.0),
+        (format!("{fen} c9 \"1/2-1/2\";"), 0.5),
+    ] {
+        let (board, result) = tune::parse_line(&line).unwrap();
+        assert_eq!(result, expected, "{line}");
+        assert_eq!(board.to_fen(), fen);
+    }
+    for line in [
+        fen.to_string(),
+        format!("{fen} c9 \"*\";"),
+        format!("{fen} [2.0]"),
+        "not a fen c9 \"1-0\";".to_string(),
+    ] {
+        assert!(tune::parse_line(&line).is_none(), "{line}");
+    }
 }
 
 #[test]
@@ -120,8 +142,10 @@ fn parse_table(text: &str) -> Vec<escaque::eval::params::S> {
 fn weight_table_round_trips() {
     use escaque::eval::params::{NUM_PARAMS, PARAMS};
     let text = tune::to_rust(&PARAMS);
-    assert!(text.starts_with("pub static PARAMS: [S; NUM_PARAMS] = ["));
+    assert!(text.starts_with("#[rustfmt::skip]\npub static PARAMS: [S; NUM_PARAMS] = ["));
     assert_eq!(parse_table(&text), PARAMS.to_vec());
+    // weights.rs is the tuner's output as written, after its header: no hand edits.
+    assert!(include_str!("../src/eval/weights.rs").ends_with(&text));
     let epd = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 c9 \"1/2-1/2\";\n\
                8/1N4pk/8/5p2/2bb3P/6r1/R2K4/5R2 b - - 0 76 c9 \"0-1\";\n";
     let config = tune::TuneConfig {

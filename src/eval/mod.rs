@@ -1,5 +1,5 @@
-//! The static evaluation: a tapered (middlegame/endgame) sum of linear terms whose weights all live
-//! in [`params`], followed by endgame scaling for drawish material. The same code, run with a
+//! The static evaluation: a tapered (middlegame/endgame) sum of linear terms whose weights are
+//! indexed through [`params`] (values tuned into `weights.rs`), followed by endgame scaling for drawish material. The same code, run with a
 //! recording [`Tracer`], feeds `eval::trace` (the UCI `eval` command) and the Texel tuner.
 
 pub mod params;

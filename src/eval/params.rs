@@ -1,4 +1,5 @@
-//! Every evaluation weight in one flat table, indexed through the named offsets below. Each entry
+//! Every evaluation weight sits in one flat table (its values in `weights.rs`), indexed through the
+//! named offsets below. Each entry
 //! is an `S` pair (middlegame, endgame) in centipawns. The Texel tuner (`src/tune/`) reads the
 //! same offsets and writes a replacement for [`PARAMS`].
 
@@ -62,7 +63,7 @@ pub const MOB_QUEEN: usize = MOB_ROOK + 15;
 pub const PASSED: usize = MOB_QUEEN + 28;
 /// Passed pawn whose stop square is free, by relative rank (on top of `PASSED`).
 pub const PASSED_FREE: usize = PASSED + 8;
-/// Passed pawn: our king's distance to its stop square minus theirs, per relative rank weight.
+/// Passed pawn: their king's distance to its stop square minus ours, per relative rank weight.
 pub const PASSED_KING_DIST: usize = PASSED_FREE + 8;
 pub const ISOLATED: usize = PASSED_KING_DIST + 1;
 pub const DOUBLED: usize = ISOLATED + 1;

@@ -43,7 +43,8 @@ impl Default for StackEntry {
 #[derive(Clone, Debug)]
 pub struct RootMove {
     pub mv: Move,
-    /// Score from the current iteration (`-INF` if not searched to an exact or lower bound).
+    /// Score from the current iteration: `-INF` for a move that did not raise alpha or that this
+    /// aspiration pass has not reached; the first move of a pass may hold an upper bound.
     pub score: i32,
     pub prev_score: i32,
     pub bound: Bound,

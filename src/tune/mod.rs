@@ -3,7 +3,7 @@
 //! (White's minus Black's) and the tuner minimises the mean squared error between
 //! `sigmoid(K * eval)` and the game result with Adam, in full batches.
 //!
-//! Input: EPD lines `<FEN> c9 "1-0";` (also `"0-1"`, `"1/2-1/2"`, or `[1.0]`-style results).
+//! Input: EPD lines `<FEN> c9 "1-0";` (also `"0-1"`, `"1/2-1/2"`), or `<FEN> [1.0]` (`[0.5]`, `[0.0]`).
 
 use std::fmt::Write as _;
 
@@ -26,19 +26,30 @@ pub struct Entry {
 
 /// Parses one labelled line; `None` for lines without a FEN or result.
 pub fn parse_line(line: &str) -> Option<(Board, f32)> {
-    let result = if line.contains("1-0") {
-        1.0
-    } else if line.contains("0-1") {
-        0.0
-    } else if line.contains("1/2") {
-        0.5
+    // The result is read after the FEN only: a FEN's own `1/2` or `0-1`-like text must not count.
+    let (fen_end, result) = if let Some(at) = line.find(" c9") {
+        let label = line[at + 3..]
+            .trim()
+            .trim_end_matches(';')
+            .trim_matches('"');
+        let result = match label {
+            "1-0" => 1.0,
+            "0-1" => 0.0,
+            "1/2-1/2" => 0.5,
+            _ => return None,
+        };
+        (at, result)
     } else {
-        return None;
+        let at = line.find(" [")?;
+        let label = line[at + 2..].trim().strip_suffix(']')?.trim();
+        let result = match label {
+            "1.0" | "1" => 1.0,
+            "0.0" | "0" => 0.0,
+            "0.5" => 0.5,
+            _ => return None,
+        };
+        (at, result)
     };
-    let fen_end = line
-        .find(" c9")
-        .or_else(|| line.find(" ["))
-        .unwrap_or(line.len());
     let board = Board::from_fen(line[..fen_end].trim()).ok()?;
     Some((board, result))
 }
@@ -146,23 +157,32 @@ fn sigmoid(k: f64, x: f64) -> f64 {
 }
 
 fn error(entries: &[Entry], w: &[[f64; 2]], k: f64) -> f64 {
-    let sum: f64 = entries
-        .par_iter()
-        .map(|e| {
-            let d = sigmoid(k, eval(e, w)) - f64::from(e.result);
-            d * d
+    // Fixed chunks summed in order: the same error on any number of threads.
+    let partial: Vec<f64> = entries
+        .par_chunks(CHUNK)
+        .map(|chunk| {
+            chunk
+                .iter()
+                .map(|e| {
+                    let d = sigmoid(k, eval(e, w)) - f64::from(e.result);
+                    d * d
+                })
+                .sum()
         })
-        .sum();
-    sum / entries.len().max(1) as f64
+        .collect();
+    partial.iter().sum::<f64>() / entries.len().max(1) as f64
 }
 
-/// The gradient of the summed squared error over `entries` (not yet divided by their number),
-/// accumulated per chunk on the rayon pool: the sum does not depend on how the chunks are split
-/// beyond floating-point rounding.
+/// Entries per parallel work item of the error and gradient sums.
+const CHUNK: usize = 4096;
+
+/// The gradient of the summed squared error over `entries` (not yet divided by their number):
+/// one partial sum per fixed chunk on the rayon pool, added up in chunk order, so a tune gives
+/// the same weights on any number of threads.
 fn gradient(entries: &[Entry], w: &[[f64; 2]], k: f64) -> Vec<[f64; 2]> {
     let ln10 = std::f64::consts::LN_10;
-    entries
-        .par_chunks(4096)
+    let partial: Vec<Vec<[f64; 2]>> = entries
+        .par_chunks(CHUNK)
         .map(|chunk| {
             let mut grad = vec![[0.0f64; 2]; NUM_PARAMS];
             for e in chunk {
@@ -176,16 +196,15 @@ fn gradient(entries: &[Entry], w: &[[f64; 2]], k: f64) -> Vec<[f64; 2]> {
             }
             grad
         })
-        .reduce(
-            || vec![[0.0f64; 2]; NUM_PARAMS],
-            |mut a, b| {
-                for (x, y) in a.iter_mut().zip(&b) {
-                    x[0] += y[0];
-                    x[1] += y[1];
-                }
-                a
-            },
-        )
+        .collect();
+    let mut total = vec![[0.0f64; 2]; NUM_PARAMS];
+    for grad in &partial {
+        for (x, y) in total.iter_mut().zip(grad) {
+            x[0] += y[0];
+            x[1] += y[1];
+        }
+    }
+    total
 }
 
 /// The scaling constant K that best fits the current weights (ternary search).
@@ -287,6 +306,13 @@ pub fn tune_with(epd: &str, config: &TuneConfig, log: &mut dyn FnMut(&str)) -> (
             entries.push(e);
         }
     }
+    if entries.is_empty() {
+        // Nothing to fit: Adam's mean gradient would be NaN and zero every weight.
+        return (
+            "no training positions: weights unchanged".to_string(),
+            PARAMS.to_vec(),
+        );
+    }
     let mut w: Vec<[f64; 2]> = PARAMS
         .iter()
         .map(|s| [f64::from(s.0), f64::from(s.1)])
@@ -341,9 +367,9 @@ pub fn tune_with(epd: &str, config: &TuneConfig, log: &mut dyn FnMut(&str)) -> (
     (report, weights)
 }
 
-/// Rust source for the weight table, one section per line group, for `eval/params.rs`.
+/// Rust source for the weight table, one section per line group, for `eval/weights.rs`.
 pub fn to_rust(weights: &[S]) -> String {
-    let mut out = String::from("pub static PARAMS: [S; NUM_PARAMS] = [\n");
+    let mut out = String::from("#[rustfmt::skip]\npub static PARAMS: [S; NUM_PARAMS] = [\n");
     for &(name, offset, len) in SECTIONS {
         let _ = writeln!(out, "    // {name}");
         for chunk in weights[offset..offset + len].chunks(8) {
