@@ -40,41 +40,24 @@ fn datagen_then_tune_round_trip() {
         "{text}"
     );
 
-    let out = escaque(&[
-        "tune",
-        data.to_str().unwrap(),
-        "--epochs",
-        "2",
-        "--out",
-        weights.to_str().unwrap(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let table = std::fs::read_to_string(&weights).unwrap();
+    // Runs `escaque tune` on the data with `settings` and returns the table it wrote.
+    let tune_table = |settings: &[&str]| {
+        let mut args = vec!["tune", data.to_str().unwrap()];
+        args.extend_from_slice(settings);
+        args.extend(["--out", weights.to_str().unwrap()]);
+        let out = escaque(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        std::fs::read_to_string(&weights).unwrap()
+    };
+    let table = tune_table(&["--epochs", "2"]);
     assert!(table.contains("PARAMS"), "{table}");
 
     // A zero step size reaches the tuner: the weights come back exactly as the engine has them.
-    let out = escaque(&[
-        "tune",
-        data.to_str().unwrap(),
-        "--epochs",
-        "3",
-        "--lr",
-        "0",
-        "--l2",
-        "0.5",
-        "--out",
-        weights.to_str().unwrap(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let table = std::fs::read_to_string(&weights).unwrap();
+    let table = tune_table(&["--epochs", "3", "--lr", "0", "--l2", "0.5"]);
     assert_eq!(table, tune::to_rust(&escaque::eval::params::PARAMS));
 
     // Bad tuner settings and a file without labelled positions are refused with their reason.
