@@ -53,8 +53,8 @@ fn finite(flag: &str, value: &str) -> Result<f64, String> {
     }
 }
 
-/// `escaque tune <epd> [--epochs N] [--l2 X] [--lr X] [--out FILE]`: Texel-tunes the evaluation weights on a
-/// result-labelled EPD file and writes the new `PARAMS` table as Rust source.
+/// `escaque tune <epd> [--epochs N] [--l2 X] [--lr X] [--out FILE]`: Texel-tunes the evaluation
+/// weights on a result-labelled EPD file and writes the new `PARAMS` table as Rust source.
 pub fn run_tune(args: &[String]) -> ExitCode {
     let result = (|| -> Result<(), String> {
         let Args { positional, flags } = parse_flags(args).ok_or(TUNE_USAGE)?;

@@ -1,6 +1,7 @@
 //! The static evaluation: a tapered (middlegame/endgame) sum of linear terms whose weights are
-//! indexed through [`params`] (values tuned into `weights.rs`), followed by endgame scaling for drawish material. The same code, run with a
-//! recording [`Tracer`], feeds `eval::trace` (the UCI `eval` command) and the Texel tuner.
+//! indexed through [`params`] (values tuned into `weights.rs`), followed by endgame scaling for
+//! drawish material. The same code, run with a recording [`Tracer`], feeds `eval::trace` (the UCI
+//! `eval` command) and the Texel tuner.
 
 pub mod params;
 mod weights;

@@ -3,7 +3,8 @@
 //! (White's minus Black's) and the tuner minimises the mean squared error between
 //! `sigmoid(K * eval)` and the game result with Adam, in full batches.
 //!
-//! Input: EPD lines `<FEN> c9 "1-0";` (also `"0-1"`, `"1/2-1/2"`), or `<FEN> [1.0]` (`[0.5]`, `[0.0]`).
+//! Input: EPD lines `<FEN> c9 "1-0";` (also `"0-1"`, `"1/2-1/2"`), or `<FEN> [1.0]`
+//! (`[0.5]`, `[0.0]`).
 
 use std::fmt::Write as _;
 
