@@ -274,15 +274,6 @@ impl Default for TuneConfig {
     }
 }
 
-/// Tunes from the EPD text with default settings but `epochs`; see [`tune_with`].
-pub fn tune(epd: &str, epochs: usize, log: &mut dyn FnMut(&str)) -> (String, Vec<S>) {
-    let config = TuneConfig {
-        epochs,
-        ..TuneConfig::default()
-    };
-    tune_with(epd, &config, log)
-}
-
 /// Tunes from the EPD text and returns a report plus the new weights rounded to integers.
 /// `log` receives progress lines.
 pub fn tune_with(epd: &str, config: &TuneConfig, log: &mut dyn FnMut(&str)) -> (String, Vec<S>) {
