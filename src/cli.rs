@@ -1,4 +1,4 @@
-//! Developer subcommands of the binary that are not UCI: `tune` and `datagen`.
+//! Developer subcommands of the binary that are not UCI: `tune`, `datagen` and `data`.
 //! (`perft` lives in `perft::cli`; everything else on the command line runs as UCI commands.)
 
 use std::io::Write;
@@ -9,8 +9,10 @@ use crate::tune;
 
 const TUNE_USAGE: &str =
     "usage: escaque tune <labelled.epd> [--epochs N] [--l2 X] [--lr X] [--out FILE]";
-const DATAGEN_USAGE: &str =
-    "usage: escaque datagen <out.epd> [--games N] [--nodes N] [--random-plies N] [--seed S]";
+const DATAGEN_USAGE: &str = "usage: escaque datagen <out.bin> [--games N] [--nodes N] \
+     [--random-plies N] [--seed S] [--threads N] [--book FILE.epd] [--hash MB]";
+const DATA_USAGE: &str = "usage: escaque data stats <file>... | text <file> | epd <file> | \
+     from-text <in.txt> <out.bin> | shuffle <in> <out> [--seed S] | concat <in>... <out>";
 
 /// A command line split into positional words and `--name value` pairs.
 struct Args<'a> {
@@ -86,8 +88,8 @@ pub fn run_tune(args: &[String]) -> ExitCode {
     finish(result)
 }
 
-/// `escaque datagen <out.epd> [--games N] [--nodes N] [--random-plies N] [--seed S]`: self-play
-/// games at a fixed node count, positions labelled with the game result, for the tuner.
+/// `escaque datagen <out.bin> [--games N] [--nodes N] [--random-plies N] [--seed S] [--threads N]
+/// [--book FILE.epd] [--hash MB]`: self-play games, positions in the packed training format.
 pub fn run_datagen(args: &[String]) -> ExitCode {
     let result = (|| -> Result<(), String> {
         let Args { positional, flags } = parse_flags(args).ok_or(DATAGEN_USAGE)?;
@@ -98,18 +100,111 @@ pub fn run_datagen(args: &[String]) -> ExitCode {
         for (name, value) in flags {
             match name {
                 "games" => config.games = number(name, value)?,
-                "nodes" => config.nodes = number(name, value)?,
+                "nodes" => config.soft_nodes = number(name, value)?,
                 "random-plies" => config.random_plies = number(name, value)?,
                 "seed" => config.seed = number(name, value)?,
+                "threads" => config.threads = number(name, value)?,
+                "hash" => config.hash_mb = number(name, value)?,
+                "book" => config.book = read_book(value)?,
                 _ => return Err(format!("unknown option --{name} ({DATAGEN_USAGE})")),
             }
         }
-        let file = std::fs::File::create(path).map_err(|e| format!("cannot create {path}: {e}"))?;
-        let mut out = std::io::BufWriter::new(file);
-        let written = datagen::run(&mut out, &config);
-        out.flush()
-            .map_err(|e| format!("cannot write {path}: {e}"))?;
-        println!("{written} positions written to {path}");
+        if config.threads == 0 || config.threads > 1024 {
+            return Err(format!("--threads must be 1..1024, got {}", config.threads));
+        }
+        if config.hash_mb == 0 || config.hash_mb > 65536 {
+            return Err(format!("--hash must be 1..65536, got {}", config.hash_mb));
+        }
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let summary = datagen::run(
+            std::path::Path::new(path),
+            &config,
+            &stop,
+            &mut |line| eprintln!("{line}"),
+            10.0,
+        )?;
+        println!(
+            "{} games, {} positions appended to {path} (resumed at game {})",
+            summary.games, summary.positions, summary.resumed_from_game
+        );
+        Ok(())
+    })();
+    finish(result)
+}
+
+/// The positions of an EPD opening book (first four FEN fields of each line).
+fn read_book(path: &str) -> Result<Vec<crate::board::Board>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let mut book = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let fields: Vec<&str> = line.split_whitespace().take(4).collect();
+        if fields.is_empty() {
+            continue;
+        }
+        let board = crate::board::Board::from_fen(&fields.join(" "))
+            .map_err(|e| format!("{path}:{}: {e}", n + 1))?;
+        book.push(board);
+    }
+    if book.is_empty() {
+        return Err(format!("no positions in {path}"));
+    }
+    Ok(book)
+}
+
+/// `escaque data <stats|text|from-text|epd|shuffle|concat> ...`: inspect and transform datagen
+/// files.
+pub fn run_data(args: &[String]) -> ExitCode {
+    use crate::data;
+    use std::path::Path;
+    let result = (|| -> Result<(), String> {
+        let Args { positional, flags } = parse_flags(args).ok_or(DATA_USAGE)?;
+        let mut seed = 1u64;
+        for (name, value) in flags {
+            match name {
+                "seed" => seed = number(name, value)?,
+                _ => return Err(format!("unknown option --{name} ({DATA_USAGE})")),
+            }
+        }
+        match positional[..] {
+            ["stats", ref inputs @ ..] if !inputs.is_empty() => {
+                let records = data::read_all(&inputs.iter().map(Path::new).collect::<Vec<_>>())?;
+                print!("{}", data::statistics(&records));
+            }
+            ["text", input] | ["epd", input] => {
+                let records = data::read_records(Path::new(input))?;
+                let stdout = std::io::stdout();
+                let mut out = std::io::BufWriter::new(stdout.lock());
+                let epd = positional[0] == "epd";
+                for r in &records {
+                    let line = if epd {
+                        format!("{} c9 \"{}\";", r.to_fen(), r.result().pgn())
+                    } else {
+                        r.to_text()
+                    };
+                    if writeln!(out, "{line}").is_err() {
+                        break;
+                    }
+                }
+            }
+            ["from-text", input, output] => {
+                let records = data::read_text(Path::new(input))?;
+                data::write_records(Path::new(output), &records)?;
+                println!("{} positions written to {output}", records.len());
+            }
+            ["shuffle", input, output] => {
+                let mut records = data::read_records(Path::new(input))?;
+                data::shuffle(&mut records, seed);
+                data::write_records(Path::new(output), &records)?;
+                println!("{} positions shuffled into {output}", records.len());
+            }
+            ["concat", ref files @ ..] if files.len() >= 2 => {
+                let (output, inputs) = files.split_last().expect("two or more");
+                let records = data::read_all(&inputs.iter().map(Path::new).collect::<Vec<_>>())?;
+                data::write_records(Path::new(output), &records)?;
+                println!("{} positions written to {output}", records.len());
+            }
+            _ => return Err(DATA_USAGE.to_string()),
+        }
         Ok(())
     })();
     finish(result)

@@ -11,6 +11,7 @@ pub mod nnue;
 pub mod perft;
 pub mod search;
 pub mod timeman;
+pub mod train;
 pub mod tt;
 pub mod tune;
 pub mod types;

@@ -13,6 +13,8 @@ fn main() -> ExitCode {
         Some("perft") => escaque::perft::cli::run(&args[1..]),
         Some("tune") => escaque::cli::run_tune(&args[1..]),
         Some("datagen") => escaque::cli::run_datagen(&args[1..]),
+        Some("train") => escaque::train::cli::run_train(&args[1..]),
+        Some("data") => escaque::cli::run_data(&args[1..]),
         None => {
             let input = spawn_stdin_reader();
             Uci::new(Output::stdout()).run(&input);

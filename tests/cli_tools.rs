@@ -1,4 +1,4 @@
-//! The `datagen` and `tune` subcommands, run as a user would run them.
+//! The `datagen`, `data` and `tune` subcommands, run as a user would run them.
 
 use std::process::Command;
 
@@ -15,22 +15,53 @@ fn escaque(args: &[&str]) -> std::process::Output {
 fn datagen_then_tune_round_trip() {
     let dir = std::env::temp_dir().join(format!("escaque-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
+    let packed = dir.join("selfplay.bin");
     let data = dir.join("selfplay.epd");
     let weights = dir.join("params.rs");
 
     let out = escaque(&[
         "datagen",
-        data.to_str().unwrap(),
+        packed.to_str().unwrap(),
         "--games",
         "2",
         "--nodes",
         "300",
+        "--threads",
+        "2",
     ]);
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    let stats = escaque(&["data", "stats", packed.to_str().unwrap()]);
+    let stats = String::from_utf8_lossy(&stats.stdout).to_string();
+    assert!(stats.contains("positions: "), "{stats}");
+    // The text form converts back to the same bytes.
+    let text = escaque(&["data", "text", packed.to_str().unwrap()]);
+    let text_path = dir.join("selfplay.txt");
+    std::fs::write(&text_path, &text.stdout).unwrap();
+    let back = dir.join("back.bin");
+    let out = escaque(&[
+        "data",
+        "from-text",
+        text_path.to_str().unwrap(),
+        back.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    assert_eq!(
+        std::fs::read(&back).unwrap(),
+        std::fs::read(&packed).unwrap()
+    );
+    // A truncated file is refused with a message, not a panic.
+    let bytes = std::fs::read(&packed).unwrap();
+    std::fs::write(&back, &bytes[..bytes.len() - 5]).unwrap();
+    let out = escaque(&["data", "stats", back.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("truncated"));
+
+    let epd = escaque(&["data", "epd", packed.to_str().unwrap()]);
+    std::fs::write(&data, &epd.stdout).unwrap();
     let text = std::fs::read_to_string(&data).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines.len() > 10, "only {} positions", lines.len());
@@ -95,6 +126,16 @@ fn bad_arguments_fail_with_a_message() {
         &["datagen"],
         &["datagen", "/tmp/x.epd", "--games", "many"],
         &["datagen", "/tmp/x.epd", "--colour", "red"],
+        &[
+            "datagen",
+            "/tmp/escaque-x.bin",
+            "--nodes",
+            "18446744073709551615",
+        ],
+        &["datagen", "/tmp/escaque-x.bin", "--threads", "0"],
+        &["data"],
+        &["data", "stats", "/nonexistent.bin"],
+        &["data", "shuffle", "/nonexistent.bin", "/tmp/escaque-y.bin"],
     ] {
         let out = escaque(args);
         assert_eq!(out.status.code(), Some(1), "{args:?}");

@@ -14,7 +14,7 @@ pub fn read_records(path: &Path) -> Result<Vec<PackedPosition>, String> {
         .metadata()
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?
         .len() as usize;
-    if len % RECORD_BYTES != 0 {
+    if !len.is_multiple_of(RECORD_BYTES) {
         return Err(format!(
             "{} is truncated or not a data file: {len} bytes is not a multiple of {RECORD_BYTES}",
             path.display()
@@ -142,7 +142,10 @@ pub fn statistics(records: &[PackedPosition]) -> String {
     out += "pieces on the board (phase):\n";
     for (lo, hi) in [(2, 7), (8, 13), (14, 19), (20, 25), (26, 32)] {
         let count: usize = pieces[lo..=hi].iter().sum();
-        out += &format!("  {lo:>2}-{hi:<2} pieces: {count:>10} ({:.1}%)\n", pct(count));
+        out += &format!(
+            "  {lo:>2}-{hi:<2} pieces: {count:>10} ({:.1}%)\n",
+            pct(count)
+        );
     }
     out
 }

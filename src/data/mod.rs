@@ -4,7 +4,5 @@
 mod file;
 mod packed;
 
-pub use file::{
-    read_all, read_records, read_text, shuffle, splitmix64, statistics, write_records,
-};
+pub use file::{read_all, read_records, read_text, shuffle, splitmix64, statistics, write_records};
 pub use packed::{GameResult, PackedPosition, RECORD_BYTES};

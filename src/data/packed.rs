@@ -171,7 +171,7 @@ impl PackedPosition {
             if piece_type == 5 {
                 kings[color] += 1;
             }
-            if piece_type == 0 && (sq < 8 || sq >= 56) {
+            if piece_type == 0 && !(8..56).contains(&sq) {
                 return Err(format!("pawn on the back rank (square {sq})"));
             }
             debug_assert!(i < 32);
@@ -200,7 +200,11 @@ impl PackedPosition {
     pub fn to_fen(&self) -> String {
         let mut grid: [Option<Piece>; 64] = [None; 64];
         for (sq, color, piece_type) in self.pieces() {
-            let color = if color == 0 { Color::White } else { Color::Black };
+            let color = if color == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
             grid[sq] = Some(Piece::new(color, PieceType::from_index(piece_type.min(5))));
         }
         let mut fen = String::new();
@@ -272,9 +276,7 @@ impl PackedPosition {
             return Err("expected '<FEN> | <score> | <result>'".to_string());
         };
         let board = Board::from_fen(fen).map_err(|e| format!("bad FEN: {e}"))?;
-        let score: i16 = score
-            .parse()
-            .map_err(|_| format!("bad score '{score}'"))?;
+        let score: i16 = score.parse().map_err(|_| format!("bad score '{score}'"))?;
         let result = GameResult::from_pgn(result).ok_or(format!("bad result '{result}'"))?;
         PackedPosition::pack(&board, score, result).ok_or("more than 32 pieces".to_string())
     }
@@ -298,7 +300,10 @@ mod tests {
             assert_eq!(packed.to_board().unwrap().to_fen(), board.to_fen());
             assert_eq!(packed.white_score(), -123);
             assert_eq!(packed.result(), GameResult::BlackWin);
-            assert_eq!(PackedPosition::from_text(&packed.to_text()).unwrap(), packed);
+            assert_eq!(
+                PackedPosition::from_text(&packed.to_text()).unwrap(),
+                packed
+            );
         }
     }
 

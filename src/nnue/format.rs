@@ -55,7 +55,13 @@ impl QuantisedNetwork {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.byte_len());
         out.extend_from_slice(MAGIC);
-        for field in [VERSION, self.hidden as u32, QA as u32, QB as u32, SCALE as u32] {
+        for field in [
+            VERSION,
+            self.hidden as u32,
+            QA as u32,
+            QB as u32,
+            SCALE as u32,
+        ] {
             out.extend_from_slice(&field.to_le_bytes());
         }
         for w in self

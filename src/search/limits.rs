@@ -8,6 +8,8 @@ use std::time::{Duration, Instant};
 pub struct Limits {
     pub depth: Option<i32>,
     pub nodes: Option<u64>,
+    /// No new iteration once this many nodes are searched (datagen's soft node limit; not UCI).
+    pub soft_nodes: Option<u64>,
     /// Search for a mate in this many moves (full moves, as UCI defines it).
     pub mate: Option<i32>,
     pub movetime: Option<u64>,

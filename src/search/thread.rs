@@ -219,6 +219,13 @@ impl ThreadData {
                     break;
                 }
             }
+            if request
+                .limits
+                .soft_nodes
+                .is_some_and(|soft| sh.nodes.load(Ordering::Relaxed) >= soft)
+            {
+                break;
+            }
             let pondering = sh.signals.pondering.load(Ordering::Acquire);
             let elapsed = request.budget.start.elapsed();
             if !pondering && request.budget.soft.is_some_and(|s| elapsed >= s) {
