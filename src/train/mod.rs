@@ -1,0 +1,24 @@
+//! `escaque train`: the NNUE trainer, in pure Rust on the CPU.
+//!
+//! It fits the float network of [`network`] to packed positions from `escaque datagen` by
+//! minimising `(sigmoid(out) − target)²`, where the target blends the search score's expected
+//! score with the game result ([`loss`]), using AdamW with a cosine learning-rate decay and weight
+//! clipping ([`optimizer`]), and exports the quantised network the engine loads
+//! ([`export`], format in [`crate::nnue::format`]). Each epoch ends with a resumable checkpoint
+//! ([`checkpoint`]) and a fresh export, so an interrupted run always leaves a usable net.
+
+pub mod batch;
+pub mod checkpoint;
+pub mod cli;
+pub mod export;
+pub mod loss;
+pub mod network;
+pub mod optimizer;
+pub mod trainer;
+
+pub use checkpoint::{Checkpoint, Settings};
+pub use network::FloatNetwork;
+pub use trainer::{EpochReport, TrainConfig, Trainer};
+
+#[cfg(test)]
+mod tests;
