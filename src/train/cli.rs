@@ -173,7 +173,7 @@ fn run(args: &[String]) -> Result<(), String> {
         Trainer::new(config, train)?
     };
     if trainer.finished() {
-        trainer.network.export(&options.out)?;
+        trainer.network.export(&options.out, train)?;
         println!(
             "all {} epochs were already done; exported {}",
             config.epochs,
@@ -202,17 +202,21 @@ fn run(args: &[String]) -> Result<(), String> {
             format!("  val loss {:.6}", trainer.loss(&val))
         };
         println!(
-            "epoch {}/{}: train loss {:.6}{val_text}  lr {:.2e}  {:.0} pos/s  {:.1} s (total {:.1} s)",
+            concat!(
+                "epoch {}/{}: train loss {:.6}{}  lr {:.2e}  {:.0} pos/s",
+                "  {:.1} s (total {:.1} s)"
+            ),
             report.epoch,
             config.epochs,
             report.train_loss,
+            val_text,
             report.lr,
             report.positions as f64 / report.seconds,
             report.seconds,
             started.elapsed().as_secs_f64()
         );
         trainer.checkpoint().save(&checkpoint_path)?;
-        trainer.network.export(&options.out)?;
+        trainer.network.export(&options.out, train)?;
     }
     println!(
         "wrote {} (checkpoint {})",

@@ -3,9 +3,10 @@
 //! It fits the float network of [`network`] to packed positions from `escaque datagen` by
 //! minimising `(sigmoid(out) − target)²`, where the target blends the search score's expected
 //! score with the game result ([`loss`]), using AdamW with a cosine learning-rate decay and weight
-//! clipping ([`optimizer`]), and exports the quantised network the engine loads
-//! ([`export`], format in [`crate::nnue::format`]). Each epoch ends with a resumable checkpoint
-//! ([`checkpoint`]) and a fresh export, so an interrupted run always leaves a usable net.
+//! clipping ([`optimizer`]). It exports the quantised network the engine loads, its output bias
+//! corrected for the mean rounding error ([`export`], format in [`crate::nnue::format`]). Each
+//! epoch ends with a resumable checkpoint ([`checkpoint`]) and a fresh export, so an interrupted
+//! run always leaves a usable net.
 
 pub mod batch;
 pub mod checkpoint;
