@@ -66,6 +66,17 @@ struct Progress {
     seed: u64,
     games: u64,
     bytes: u64,
+    /// The settings that shape the games: `nodes/random-plies`, so a resume cannot mix others in.
+    shape: Option<String>,
+}
+
+fn shape(config: &DatagenConfig) -> String {
+    format!(
+        "{}/{}/{}",
+        config.soft_nodes,
+        config.random_plies,
+        config.book.len()
+    )
 }
 
 fn progress_path(out: &Path) -> PathBuf {
@@ -89,6 +100,10 @@ fn read_progress(path: &Path) -> Result<Option<Progress>, String> {
         seed: field("seed")?,
         games: field("games")?,
         bytes: field("bytes")?,
+        shape: text
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix("shape="))
+            .map(str::to_string),
     }))
 }
 
@@ -98,7 +113,13 @@ fn write_progress(path: &Path, p: &Progress) -> Result<(), String> {
     tmp.push(".tmp");
     std::fs::write(
         &tmp,
-        format!("seed={} games={} bytes={}\n", p.seed, p.games, p.bytes),
+        format!(
+            "seed={} games={} bytes={} shape={}\n",
+            p.seed,
+            p.games,
+            p.bytes,
+            p.shape.as_deref().unwrap_or("?")
+        ),
     )
     .and_then(|()| std::fs::rename(&tmp, path))
     .map_err(|e| format!("cannot write {}: {e}", path.display()))
@@ -138,6 +159,15 @@ pub fn run(
                     p.seed
                 ));
             }
+            if p.shape.as_ref().is_some_and(|s| *s != shape(config)) {
+                return Err(format!(
+                    "{} was generated with other settings (nodes/random-plies/book size {}, \
+                     now {}): resume with the same ones or use another file",
+                    out.display(),
+                    p.shape.as_deref().unwrap_or("?"),
+                    shape(config)
+                ));
+            }
             if len < p.bytes || !p.bytes.is_multiple_of(RECORD_BYTES as u64) {
                 return Err(format!(
                     "{} is shorter than its progress file says ({len} < {} bytes): corrupt",
@@ -158,6 +188,7 @@ pub fn run(
             seed: config.seed,
             games: 0,
             bytes: 0,
+            shape: None,
         },
     };
     let file = OpenOptions::new()
@@ -235,6 +266,7 @@ pub fn run(
                             seed: config.seed,
                             games: written_games,
                             bytes,
+                            shape: Some(shape(config)),
                         },
                     );
                 }
@@ -329,6 +361,11 @@ mod tests {
         other.seed = 7;
         let err = run(&parts, &other, &AtomicBool::new(false), &mut |_| {}, 1e9).unwrap_err();
         assert!(err.contains("--seed 42"), "{err}");
+        // So are other node counts.
+        let mut other = config(6, 1);
+        other.soft_nodes = 301;
+        let err = run(&parts, &other, &AtomicBool::new(false), &mut |_| {}, 1e9).unwrap_err();
+        assert!(err.contains("other settings"), "{err}");
         for p in [whole, parts] {
             std::fs::remove_file(progress_path(&p)).unwrap();
             std::fs::remove_file(p).unwrap();

@@ -135,11 +135,11 @@ fn run(args: &[String]) -> Result<(), String> {
     let started = Instant::now();
     let paths: Vec<&Path> = options.data.iter().map(PathBuf::as_path).collect();
     let mut records = read_all(&paths)?;
-    // One shuffle by the seed before the split, so the held-out positions are a random sample
-    // rather than the end of the last file, and the same seed holds out the same positions.
-    shuffle(&mut records, config.seed);
+    // The held-out positions are the end of the data in file order: datagen writes whole games
+    // in order, so they come from games the net never trains on. A random sample would share
+    // games (and so game results) with the training set and flatter the validation loss.
     let (val, train) = match &options.val {
-        Some(path) => (read_all(&[path.as_path()])?, &records[..]),
+        Some(path) => (read_all(&[path.as_path()])?, &mut records[..]),
         None => {
             let fraction = options.val_fraction.unwrap_or(0.01);
             let count = (records.len() as f64 * fraction).round() as usize;
@@ -148,10 +148,13 @@ fn run(args: &[String]) -> Result<(), String> {
             } else {
                 count
             };
-            let (val, train) = records.split_at(count);
+            let split = records.len() - count;
+            let (train, val) = records.split_at_mut(split);
             (val.to_vec(), train)
         }
     };
+    shuffle(train, config.seed);
+    let train = &train[..];
     eprintln!(
         "{} training and {} validation positions ({:.1} s to load)",
         train.len(),

@@ -6,7 +6,7 @@ use rayon::prelude::*;
 
 use crate::data::PackedPosition;
 
-use super::batch::{epoch_order, fingerprint, Features};
+use super::batch::{epoch_order, fingerprint, mirror_for, Features};
 use super::checkpoint::{Checkpoint, Settings};
 use super::loss::{loss_and_slope, target};
 use super::network::{FloatNetwork, Scratch};
@@ -61,12 +61,19 @@ struct Worker {
 }
 
 impl Worker {
-    fn run(&mut self, net: &FloatNetwork, data: &[PackedPosition], indices: &[u32], lambda: f32) {
+    fn run(
+        &mut self,
+        net: &FloatNetwork,
+        data: &[PackedPosition],
+        indices: &[u32],
+        lambda: f32,
+        epoch: usize,
+    ) {
         self.grad.fill(0.0);
         let mut loss = 0.0f64;
         for &i in indices {
             let position = &data[i as usize];
-            let features = Features::of(position);
+            let features = Features::of_oriented(position, mirror_for(position, i, epoch));
             let out = net.forward(&features, &mut self.scratch);
             let (sample_loss, slope) = loss_and_slope(out, target(position, lambda));
             loss += f64::from(sample_loss);
@@ -242,12 +249,13 @@ impl<'a> Trainer<'a> {
         let share = batch.len().div_ceil(self.workers.len());
         let shares = batch.len().div_ceil(share);
         let (net, data, lambda) = (&self.network, self.train, self.config.lambda);
+        let epoch = self.epochs_done;
         let workers = &mut self.workers[..shares];
         self.pool.install(|| {
             workers
                 .par_iter_mut()
                 .zip(batch.par_chunks(share))
-                .for_each(|(worker, indices)| worker.run(net, data, indices, lambda));
+                .for_each(|(worker, indices)| worker.run(net, data, indices, lambda, epoch));
             let (first, rest) = workers.split_at_mut(1);
             first[0]
                 .grad
