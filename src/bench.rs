@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::board::Board;
+use crate::nnue::Network;
 use crate::search::{Engine, Limits, SearchRequest, SilentReporter, TimeBudget};
 
 /// The depth searched when none is given.
@@ -57,11 +58,36 @@ pub const POSITIONS: &[&str] = &[
     "r3kb1r/3n1pp1/p6p/2pPp2q/Pp2N3/3B2PP/1PQ2P2/R3K2R w KQkq - 0 1",
 ];
 
-/// Runs the bench, writes per-position lines and the final `<N> nodes <M> nps` line to `out`,
-/// and returns (nodes, nps). `depth` overrides the default depth.
+/// Runs the bench with the default evaluation, writes per-position lines and the final
+/// `<N> nodes <M> nps` line to `out`, and returns (nodes, nps). `depth` overrides the default
+/// depth.
 pub fn run(out: &mut dyn Write, depth: Option<i32>) -> (u64, u64) {
+    run_with(out, depth, &EvalChoice::default())
+}
+
+/// The evaluation a bench runs with: the UCI loop passes its `Use NNUE` and `EvalFile`, so
+/// `bench` measures what would play.
+#[derive(Clone)]
+pub struct EvalChoice {
+    pub use_nnue: bool,
+    pub network: Arc<Network>,
+}
+
+impl Default for EvalChoice {
+    fn default() -> Self {
+        EvalChoice {
+            use_nnue: Engine::DEFAULT_USE_NNUE,
+            network: Network::default_network(),
+        }
+    }
+}
+
+/// [`run`] with the given evaluation.
+pub fn run_with(out: &mut dyn Write, depth: Option<i32>, eval: &EvalChoice) -> (u64, u64) {
     let depth = depth.unwrap_or(DEFAULT_DEPTH).max(1);
     let mut engine = Engine::new();
+    engine.set_use_nnue(eval.use_nnue);
+    engine.set_network(Arc::clone(&eval.network));
     if let Err(e) = engine.set_hash_mb(16) {
         let _ = writeln!(out, "info string error: {e}");
     }

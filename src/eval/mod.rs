@@ -363,6 +363,20 @@ pub fn evaluate_parts<T: Tracer>(board: &Board, tracer: &mut T) -> EvalParts {
     }
 }
 
+/// `score` (side to move's view), or 0 when the side it favours cannot win whatever the rest of
+/// the board (two knights or a lone minor against a bare king): the evaluation of record for
+/// these, whatever evaluator produced `score`.
+#[inline]
+pub fn scale_known_draw(board: &Board, score: i32) -> i32 {
+    let stm = board.side_to_move();
+    let strong = if score >= 0 { stm } else { !stm };
+    if board.pieces_of(strong, PieceType::Pawn).is_empty() && endgame_scale(board, strong) == 0 {
+        0
+    } else {
+        score
+    }
+}
+
 /// Non-pawn material in pawn units (3, 3, 5, 9).
 fn non_pawn_material(board: &Board, color: Color) -> i32 {
     3 * (board.pieces_of(color, PieceType::Knight).count()

@@ -11,7 +11,6 @@ use super::picker::MovePicker;
 use super::see::{capture_gain, see_ge};
 use super::thread::{Shared, ThreadData};
 use crate::board::Board;
-use crate::eval::evaluate;
 use crate::tt::{score_from_tt, score_to_tt, Bound as TtBound};
 use crate::types::{Move, PieceType};
 
@@ -33,6 +32,7 @@ impl ThreadData {
         for i in self.pv_idx..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
             let child = board.make_move(mv);
+            self.push_move(0, &board, mv);
             sh.tt.prefetch(child.hash());
             self.stack[0].piece_to = piece_to(board.piece_on(mv.from()).expect("origin"), mv.to());
             let new_depth = depth - 1 + i32::from(child.in_check());
@@ -104,6 +104,26 @@ impl ThreadData {
             );
         }
         best_score
+    }
+
+    /// The static evaluation of the position at `ply` for the side to move: the network's (the
+    /// accumulator of `ply` is up to date) or, with `Use NNUE` off, the hand-crafted one; known
+    /// draws (e.g. two knights against a bare king) are exactly 0 either way.
+    #[inline]
+    fn evaluate(&self, board: &Board, ply: usize) -> i32 {
+        if !self.use_nnue {
+            return crate::eval::evaluate(board);
+        }
+        let score = self.nnue.evaluate(&self.net, ply, board.side_to_move());
+        crate::eval::scale_known_draw(board, score)
+    }
+
+    /// Brings the accumulator of `ply + 1` up to date for `board.make_move(mv)`.
+    #[inline]
+    fn push_move(&mut self, ply: usize, board: &Board, mv: Move) {
+        if self.use_nnue {
+            self.nnue.push_move(&self.net, ply, board, mv);
+        }
     }
 
     /// Whether the position at `ply` is drawn by rule: fifty moves, insufficient material, or a
@@ -190,7 +210,11 @@ impl ThreadData {
             return DRAW;
         }
         if ply >= MAX_PLY - 1 {
-            return if in_check { DRAW } else { evaluate(board) };
+            return if in_check {
+                DRAW
+            } else {
+                self.evaluate(board, ply)
+            };
         }
         // Mate distance pruning: no line from here can beat a mate already found nearer the root.
         alpha = alpha.max(-MATE + ply as i32);
@@ -229,7 +253,7 @@ impl ThreadData {
         } else {
             match tt {
                 Some(e) if e.eval != -INF && e.eval.abs() < MATE_BOUND => e.eval,
-                _ => evaluate(board),
+                _ => self.evaluate(board, ply),
             }
         };
         let mut eval = raw_eval;
@@ -271,6 +295,9 @@ impl ThreadData {
             {
                 let r = 3 + depth / 3 + ((eval - beta) / 200).min(3);
                 let child = board.make_null_move();
+                if self.use_nnue {
+                    self.nnue.push_null(ply);
+                }
                 self.stack[ply].null_move = true;
                 self.stack[ply].piece_to = NO_PIECE_TO;
                 self.keys.push(key);
@@ -395,6 +422,7 @@ impl ThreadData {
                 }
             }
             let child = board.make_move(mv);
+            self.push_move(ply, board, mv);
             sh.tt.prefetch(child.hash());
             let gives_check = child.in_check();
             // Check extension: a checking move is searched one ply deeper.
@@ -578,7 +606,11 @@ impl ThreadData {
         }
         let in_check = board.in_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { DRAW } else { evaluate(board) };
+            return if in_check {
+                DRAW
+            } else {
+                self.evaluate(board, ply)
+            };
         }
         let key = board.hash();
         let tt = sh.tt.probe(key);
@@ -600,7 +632,7 @@ impl ThreadData {
         if !in_check {
             raw_eval = match tt {
                 Some(e) if e.eval != -INF && e.eval.abs() < MATE_BOUND => e.eval,
-                _ => evaluate(board),
+                _ => self.evaluate(board, ply),
             };
             best_score = raw_eval;
             // Stand pat: the side to move can usually do at least as well as doing nothing.
@@ -642,6 +674,7 @@ impl ThreadData {
             }
             let moved = board.piece_on(mv.from()).expect("origin");
             let child = board.make_move(mv);
+            self.push_move(ply, board, mv);
             sh.tt.prefetch(child.hash());
             self.stack[ply].piece_to = piece_to(moved, mv.to());
             let score = -self.qsearch::<PV>(sh, &child, ply + 1, -beta, -alpha);

@@ -19,6 +19,7 @@ pub use limits::{Limits, TimeBudget};
 pub use report::{Bound, Reporter, Score, SearchInfo, SilentReporter};
 
 use crate::board::Board;
+use crate::nnue::Network;
 use crate::tt::TranspositionTable;
 use crate::types::Move;
 use thread::ThreadData;
@@ -60,6 +61,10 @@ pub struct Engine {
     last_nodes: Arc<AtomicU64>,
     hash_mb: usize,
     threads: usize,
+    /// The evaluation network every search thread uses.
+    network: Arc<Network>,
+    /// Whether the network evaluates (`Use NNUE`), or the hand-crafted evaluation.
+    use_nnue: bool,
 }
 
 impl Default for Engine {
@@ -70,6 +75,8 @@ impl Default for Engine {
 
 impl Engine {
     pub const DEFAULT_HASH_MB: usize = 16;
+    /// Whether the network is the evaluation unless `Use NNUE` says otherwise.
+    pub const DEFAULT_USE_NNUE: bool = false;
 
     pub fn new() -> Engine {
         Engine {
@@ -80,6 +87,8 @@ impl Engine {
             last_nodes: Arc::new(AtomicU64::new(0)),
             hash_mb: Self::DEFAULT_HASH_MB,
             threads: 1,
+            network: Network::default_network(),
+            use_nnue: Self::DEFAULT_USE_NNUE,
         }
     }
 
@@ -100,6 +109,12 @@ impl Engine {
         pool.truncate(self.threads);
         while pool.len() < self.threads {
             pool.push(ThreadData::new(pool.len()));
+        }
+        for td in &mut pool {
+            td.use_nnue = self.use_nnue;
+            if !Arc::ptr_eq(&td.net, &self.network) {
+                td.net = Arc::clone(&self.network);
+            }
         }
         self.worker = Some(std::thread::spawn(move || {
             let nodes = thread::run_search(&request, &signals, &tt, &mut pool, reporter.as_ref());
@@ -179,6 +194,26 @@ impl Engine {
     pub fn clear_hash(&mut self) {
         self.wait();
         self.tt.clear();
+    }
+
+    /// Replaces the evaluation network (waits for a running search first).
+    pub fn set_network(&mut self, network: Arc<Network>) {
+        self.wait();
+        self.network = network;
+    }
+
+    /// `Use NNUE`: the network, or the hand-crafted evaluation (waits for a running search).
+    pub fn set_use_nnue(&mut self, on: bool) {
+        self.wait();
+        self.use_nnue = on;
+    }
+
+    pub fn use_nnue(&self) -> bool {
+        self.use_nnue
+    }
+
+    pub fn network(&self) -> &Arc<Network> {
+        &self.network
     }
 
     pub fn hash_mb(&self) -> usize {

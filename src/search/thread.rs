@@ -12,8 +12,10 @@ use super::history::{Histories, PieceTo, NO_PIECE_TO};
 use super::params::*;
 use super::{Bound, Reporter, Score, SearchInfo, SearchRequest, SearchSignals};
 use crate::board::Board;
+use crate::nnue::{AccumulatorStack, Network};
 use crate::tt::TranspositionTable;
 use crate::types::Move;
+use std::sync::Arc;
 
 /// One ply of the search stack.
 #[derive(Copy, Clone)]
@@ -82,6 +84,11 @@ pub struct ThreadData {
     pub stopped: bool,
     pub root_depth: i32,
     pub completed_depth: i32,
+    /// The evaluation network and this thread's accumulators, one per ply.
+    pub net: Arc<Network>,
+    pub nnue: AccumulatorStack,
+    /// Whether the network evaluates (`Use NNUE`); otherwise the hand-crafted evaluation.
+    pub use_nnue: bool,
 }
 
 impl ThreadData {
@@ -103,6 +110,9 @@ impl ThreadData {
             stopped: false,
             root_depth: 0,
             completed_depth: 0,
+            net: Network::default_network(),
+            nnue: AccumulatorStack::new(MAX_PLY + 8),
+            use_nnue: true,
         }
     }
 
@@ -113,6 +123,9 @@ impl ThreadData {
 
     fn prepare(&mut self, request: &SearchRequest) {
         self.root_board = request.board;
+        if self.use_nnue {
+            self.nnue.reset(&self.net, &request.board);
+        }
         self.keys.clear();
         self.keys.extend_from_slice(&request.history);
         self.root_len = self.keys.len();

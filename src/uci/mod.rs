@@ -77,10 +77,11 @@ pub enum Flow {
 }
 
 /// Engine work postponed until the running search has ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 enum Deferred {
     Option(OptionChange),
     NewGame,
+    Network(Arc<crate::nnue::Network>),
 }
 
 /// The UCI controller: owns the engine, the current game and the option values.
@@ -204,8 +205,10 @@ impl Uci {
             }
             Deferred::Option(OptionChange::Threads(n)) => self.engine.set_threads(*n),
             Deferred::Option(OptionChange::ClearHash) => self.engine.clear_hash(),
+            Deferred::Option(OptionChange::UseNnue(on)) => self.engine.set_use_nnue(*on),
             Deferred::Option(_) => {}
             Deferred::NewGame => self.engine.new_game(),
+            Deferred::Network(net) => self.engine.set_network(Arc::clone(net)),
         }
     }
 
@@ -272,6 +275,7 @@ impl Uci {
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         match options::parse_change(name, value) {
+            Ok(OptionChange::EvalFile(path)) => self.load_network(path),
             Ok(change) => {
                 self.options.apply(&change);
                 if change.needs_idle_engine() {
@@ -279,6 +283,31 @@ impl Uci {
                 }
             }
             Err(e) => self.out.error(&e.to_string()),
+        }
+    }
+
+    /// `EvalFile`: the network is read and checked now, so a bad file is reported at once and
+    /// changes nothing; the switch itself waits for a running search to end.
+    fn load_network(&mut self, path: String) {
+        let loaded = if path == options::DEFAULT_EVAL_FILE {
+            Ok(crate::nnue::Network::default_network())
+        } else {
+            crate::nnue::Network::load(&path).map(Arc::new)
+        };
+        match loaded {
+            Ok(net) => {
+                self.out.info_string(&format!(
+                    "network {} loaded (checksum {:016x})",
+                    command::excerpt(&path),
+                    net.checksum
+                ));
+                self.options.apply(&OptionChange::EvalFile(path));
+                self.engine_work(Deferred::Network(net));
+            }
+            Err(e) => self.out.error(&format!(
+                "option 'EvalFile': {e}; keeping {}",
+                command::excerpt(&self.options.eval_file)
+            )),
         }
     }
 
@@ -425,7 +454,28 @@ impl Uci {
     }
 
     fn eval(&self) {
-        self.out.line(&crate::eval::trace(self.game.board()));
+        let board = self.game.board();
+        let net = self.engine.network();
+        let nnue = crate::nnue::evaluate_board(net, board);
+        let hce = crate::eval::evaluate(board);
+        let used = if self.engine.use_nnue() {
+            crate::eval::scale_known_draw(board, nnue)
+        } else {
+            hce
+        };
+        self.out.line(&format!(
+            "{}\nHand-crafted evaluation: {hce} cp (side to move)\n\
+             NNUE evaluation: {nnue} cp (side to move), network checksum {:016x}\n\
+             Final evaluation ({}): {used} cp (side to move), {} cp (White)",
+            crate::eval::trace(board),
+            net.checksum,
+            if self.engine.use_nnue() {
+                "NNUE"
+            } else {
+                "hand-crafted, Use NNUE is off"
+            },
+            used * board.side_to_move().sign()
+        ));
     }
 
     fn bench(&mut self, depth: Option<i32>) {
@@ -433,7 +483,11 @@ impl Uci {
             return;
         }
         let mut writer = OutputWriter::new(&self.out);
-        crate::bench::run(&mut writer, depth);
+        let eval = crate::bench::EvalChoice {
+            use_nnue: self.engine.use_nnue(),
+            network: Arc::clone(self.engine.network()),
+        };
+        crate::bench::run_with(&mut writer, depth, &eval);
     }
 
     fn help(&self) {

@@ -8,9 +8,19 @@ use crate::search::Engine;
 /// The declared type of an option.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum OptionKind {
-    Spin { default: i64, min: i64, max: i64 },
-    Check { default: bool },
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Check {
+        default: bool,
+    },
     Button,
+    /// A free-text value (`type string`); an empty value means the default.
+    Text {
+        default: &'static str,
+    },
 }
 
 /// One declared option.
@@ -30,6 +40,7 @@ impl fmt::Display for OptionSpec {
             }
             OptionKind::Check { default } => write!(f, "check default {default}"),
             OptionKind::Button => write!(f, "button"),
+            OptionKind::Text { default } => write!(f, "string default {default}"),
         }
     }
 }
@@ -89,7 +100,22 @@ pub const OPTIONS: &[OptionSpec] = &[
         name: "UCI_ShowWDL",
         kind: OptionKind::Check { default: false },
     },
+    OptionSpec {
+        name: "Use NNUE",
+        kind: OptionKind::Check {
+            default: Engine::DEFAULT_USE_NNUE,
+        },
+    },
+    OptionSpec {
+        name: "EvalFile",
+        kind: OptionKind::Text {
+            default: DEFAULT_EVAL_FILE,
+        },
+    },
 ];
+
+/// The `EvalFile` value that names the network built into the binary.
+pub const DEFAULT_EVAL_FILE: &str = "<built-in>";
 
 /// A validated `setoption`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -102,6 +128,9 @@ pub enum OptionChange {
     Ponder(bool),
     Chess960(bool),
     ShowWdl(bool),
+    UseNnue(bool),
+    /// A network file to load, or [`DEFAULT_EVAL_FILE`].
+    EvalFile(String),
 }
 
 impl OptionChange {
@@ -109,7 +138,10 @@ impl OptionChange {
     pub fn needs_idle_engine(&self) -> bool {
         matches!(
             self,
-            OptionChange::Hash(_) | OptionChange::Threads(_) | OptionChange::ClearHash
+            OptionChange::Hash(_)
+                | OptionChange::Threads(_)
+                | OptionChange::ClearHash
+                | OptionChange::UseNnue(_)
         )
     }
 }
@@ -181,6 +213,12 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<OptionChange, Opt
     let name = spec.name;
     match spec.kind {
         OptionKind::Button => Ok(OptionChange::ClearHash),
+        OptionKind::Text { default } => Ok(OptionChange::EvalFile(
+            value
+                .filter(|v| !v.is_empty())
+                .unwrap_or(default)
+                .to_string(),
+        )),
         OptionKind::Check { .. } => {
             let text = value
                 .filter(|v| !v.is_empty())
@@ -198,6 +236,7 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<OptionChange, Opt
             Ok(match name {
                 "Ponder" => OptionChange::Ponder(on),
                 "UCI_Chess960" => OptionChange::Chess960(on),
+                "Use NNUE" => OptionChange::UseNnue(on),
                 _ => OptionChange::ShowWdl(on),
             })
         }
@@ -242,6 +281,8 @@ pub struct Options {
     pub ponder: bool,
     pub chess960: bool,
     pub show_wdl: bool,
+    pub eval_file: String,
+    pub use_nnue: bool,
 }
 
 impl Default for Options {
@@ -254,6 +295,8 @@ impl Default for Options {
             ponder: false,
             chess960: false,
             show_wdl: false,
+            eval_file: DEFAULT_EVAL_FILE.to_string(),
+            use_nnue: Engine::DEFAULT_USE_NNUE,
         }
     }
 }
@@ -270,6 +313,8 @@ impl Options {
             OptionChange::Ponder(on) => self.ponder = on,
             OptionChange::Chess960(on) => self.chess960 = on,
             OptionChange::ShowWdl(on) => self.show_wdl = on,
+            OptionChange::EvalFile(ref path) => self.eval_file = path.clone(),
+            OptionChange::UseNnue(on) => self.use_nnue = on,
         }
     }
 }

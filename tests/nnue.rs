@@ -1,0 +1,231 @@
+//! The network evaluation as the engine computes it: incremental accumulators against a fresh
+//! refresh, the vector path against the portable one, and both against the plain integer
+//! reference of the file format; and the `EvalFile` option over UCI.
+
+mod common;
+mod uci_common;
+
+use common::for_random_positions;
+use escaque::board::Board;
+use escaque::nnue::features::feature_index;
+use escaque::nnue::format::QuantisedNetwork;
+use escaque::nnue::{evaluate_board, Accumulator, Network};
+use uci_common::{EngineProc, QUICK};
+
+/// Active features of `board` from each perspective, side to move first.
+fn features(board: &Board) -> [Vec<usize>; 2] {
+    let stm = board.side_to_move().index();
+    let of = |perspective: usize| {
+        board
+            .occupied()
+            .into_iter()
+            .map(|sq| {
+                let p = board.piece_on(sq).unwrap();
+                feature_index(
+                    perspective,
+                    p.color().index(),
+                    p.piece_type().index(),
+                    sq.index(),
+                )
+            })
+            .collect()
+    };
+    [of(stm), of(1 - stm)]
+}
+
+#[test]
+fn incremental_accumulators_equal_a_refresh_after_every_kind_of_move() {
+    let net = Network::default_network();
+    let mut checked = 0;
+    // Random games biased to captures, promotions, castling (Chess960 too) and en passant.
+    for_random_positions(0x5EED, 200, 120, |board| {
+        let parent = Accumulator::refresh(&net, board);
+        for mv in board.legal_moves().iter().copied() {
+            let child_board = board.make_move(mv);
+            let mut child = parent;
+            parent.after_move(&net, board, mv, &mut child);
+            assert_eq!(
+                child,
+                Accumulator::refresh(&net, &child_board),
+                "{} after {mv:?}",
+                board.to_fen()
+            );
+            checked += 1;
+        }
+    });
+    assert!(checked > 100_000, "only {checked} moves checked");
+}
+
+#[test]
+fn engine_inference_matches_the_integer_reference_and_the_portable_path() {
+    let net = Network::default_network();
+    let reference = QuantisedNetwork::from_bytes(Network::default_bytes()).unwrap();
+    let mut checked = 0;
+    for_random_positions(0xBEEF, 60, 100, |board| {
+        let acc = Accumulator::refresh(&net, board);
+        let us = board.side_to_move().index();
+        let fast = acc.evaluate(&net, board.side_to_move());
+        let portable = net.output_portable(&acc.values[us], &acc.values[1 - us]);
+        let [a, b] = features(board);
+        let exact = reference.evaluate_features([&a, &b]);
+        assert_eq!(fast, portable, "{}", board.to_fen());
+        assert_eq!(fast, exact, "{}", board.to_fen());
+        assert_eq!(fast, evaluate_board(&net, board));
+        checked += 1;
+    });
+    assert!(checked > 3000, "only {checked} positions");
+}
+
+#[test]
+fn the_evaluation_is_symmetric_under_colour_flip() {
+    // The network sees every position from the side to move: a colour-flipped, mirrored position
+    // gets the same score.
+    let net = Network::default_network();
+    for_random_positions(0xF11F, 20, 60, |board| {
+        if board.castling_rights().0 != 0 || board.en_passant().is_some() {
+            return;
+        }
+        let fen = board.to_fen();
+        let fields: Vec<&str> = fen.split(' ').collect();
+        let flipped_rows: Vec<String> = fields[0]
+            .split('/')
+            .rev()
+            .map(|row| {
+                row.chars()
+                    .map(|c| {
+                        if c.is_ascii_uppercase() {
+                            c.to_ascii_lowercase()
+                        } else {
+                            c.to_ascii_uppercase()
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let stm = if fields[1] == "w" { "b" } else { "w" };
+        let flipped = format!("{} {stm} - - 0 1", flipped_rows.join("/"));
+        let flipped = Board::from_fen(&flipped).unwrap();
+        assert_eq!(
+            evaluate_board(&net, board),
+            evaluate_board(&net, &flipped),
+            "{fen}"
+        );
+    });
+}
+
+#[test]
+fn eval_file_refuses_bad_files_and_keeps_the_network() {
+    let dir = std::env::temp_dir().join(format!("escaque-nnue-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = Network::default_bytes();
+    let truncated = dir.join("truncated.nnue");
+    std::fs::write(&truncated, &good[..good.len() / 2]).unwrap();
+    let corrupt = dir.join("corrupt.nnue");
+    let mut bytes = good.to_vec();
+    bytes[5000] ^= 0x40;
+    std::fs::write(&corrupt, &bytes).unwrap();
+    let wrong = dir.join("wrong.nnue");
+    std::fs::write(&wrong, b"this is not a network").unwrap();
+    let copy = dir.join("copy.nnue");
+    std::fs::write(&copy, good).unwrap();
+
+    let mut engine = EngineProc::start();
+    let lines = engine.handshake();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "option name EvalFile type string default <built-in>"),
+        "{lines:?}"
+    );
+    engine.send("eval");
+    let before = engine.until_prefix(QUICK, "Final evaluation");
+    for (path, reason) in [
+        (dir.join("missing.nnue"), "cannot read"),
+        (truncated, "truncated"),
+        (corrupt, "checksum"),
+        (wrong, "magic"),
+    ] {
+        engine.send(&format!("setoption name EvalFile value {}", path.display()));
+        let lines = engine.sync();
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string error:") && l.contains(reason)),
+            "{path:?}: {lines:?}"
+        );
+        engine.send("eval");
+        assert_eq!(
+            engine.until_prefix(QUICK, "Final evaluation").last(),
+            before.last()
+        );
+    }
+    // A good file loads, and the engine still plays.
+    engine.send(&format!("setoption name EvalFile value {}", copy.display()));
+    let lines = engine.sync();
+    assert!(lines.iter().any(|l| l.contains("loaded")), "{lines:?}");
+    engine.send("go depth 6");
+    let (_, best) = engine.bestmove(QUICK);
+    assert!(best.starts_with("bestmove "), "{best}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn use_nnue_switches_between_the_network_and_the_hand_crafted_evaluation() {
+    let mut engine = EngineProc::start();
+    let lines = engine.handshake();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("option name Use NNUE type check default ")),
+        "{lines:?}"
+    );
+    let nodes_at_depth_7 = |engine: &mut EngineProc| {
+        engine.send("ucinewgame");
+        engine
+            .send("position fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+        engine.send("go depth 7");
+        let (lines, _) = engine.bestmove(QUICK);
+        let last = lines
+            .iter()
+            .rev()
+            .find(|l| l.contains(" nodes "))
+            .unwrap()
+            .clone();
+        let words: Vec<&str> = last.split_whitespace().collect();
+        let at = words.iter().position(|w| *w == "nodes").unwrap();
+        words[at + 1].parse::<u64>().unwrap()
+    };
+    let eval_lines = |engine: &mut EngineProc| {
+        engine.send("eval");
+        engine.until_prefix(QUICK, "Final evaluation")
+    };
+    for on in [true, false] {
+        engine.send(&format!("setoption name Use NNUE value {on}"));
+        let lines = eval_lines(&mut engine);
+        let last = lines.last().unwrap();
+        assert_eq!(last.contains("hand-crafted"), !on, "{last}");
+        let value_of = |prefix: &str| {
+            let line = lines.iter().find(|l| l.starts_with(prefix)).unwrap();
+            line.split(':')
+                .nth(1)
+                .unwrap()
+                .split_whitespace()
+                .next()
+                .unwrap()
+                .to_string()
+        };
+        let expected = if on {
+            value_of("NNUE evaluation")
+        } else {
+            value_of("Hand-crafted evaluation")
+        };
+        assert_eq!(value_of("Final evaluation"), expected, "{lines:?}");
+    }
+    engine.send("setoption name Use NNUE value true");
+    let with_net = nodes_at_depth_7(&mut engine);
+    engine.send("setoption name Use NNUE value false");
+    let without = nodes_at_depth_7(&mut engine);
+    engine.send("setoption name Use NNUE value true");
+    assert_eq!(nodes_at_depth_7(&mut engine), with_net);
+    assert_ne!(with_net, without, "the evaluation changed nothing");
+}
