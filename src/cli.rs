@@ -10,7 +10,8 @@ use crate::tune;
 const TUNE_USAGE: &str =
     "usage: escaque tune <labelled.epd> [--epochs N] [--l2 X] [--lr X] [--out FILE]";
 const DATAGEN_USAGE: &str = "usage: escaque datagen <out.bin> [--games N] [--nodes N] \
-     [--random-plies N] [--seed S] [--threads N] [--book FILE.epd] [--hash MB]";
+     [--random-plies N] [--seed S] [--threads N] [--book FILE.epd] [--hash MB] \
+     [--eval hce|nnue|FILE.nnue]";
 const DATA_USAGE: &str = "usage: escaque data stats <file>... | text <file> | epd <file> | \
      from-text <in.txt> <out.bin> | shuffle <in> <out> [--seed S] | concat <in>... <out>";
 
@@ -89,7 +90,8 @@ pub fn run_tune(args: &[String]) -> ExitCode {
 }
 
 /// `escaque datagen <out.bin> [--games N] [--nodes N] [--random-plies N] [--seed S] [--threads N]
-/// [--book FILE.epd] [--hash MB]`: self-play games, positions in the packed training format.
+/// [--book FILE.epd] [--hash MB] [--eval hce|nnue|FILE.nnue]`: self-play games, positions in the
+/// packed training format, evaluated by the hand-crafted evaluation (the default) or a network.
 pub fn run_datagen(args: &[String]) -> ExitCode {
     let result = (|| -> Result<(), String> {
         let Args { positional, flags } = parse_flags(args).ok_or(DATAGEN_USAGE)?;
@@ -106,6 +108,13 @@ pub fn run_datagen(args: &[String]) -> ExitCode {
                 "threads" => config.threads = number(name, value)?,
                 "hash" => config.hash_mb = number(name, value)?,
                 "book" => config.book = read_book(value)?,
+                "eval" => {
+                    config.network = match value {
+                        "hce" => None,
+                        "nnue" => Some(crate::nnue::Network::default_network()),
+                        path => Some(std::sync::Arc::new(crate::nnue::Network::load(path)?)),
+                    }
+                }
                 _ => return Err(format!("unknown option --{name} ({DATAGEN_USAGE})")),
             }
         }

@@ -34,6 +34,8 @@ pub struct DatagenConfig {
     pub hash_mb: usize,
     /// Opening positions to start from (empty: the start position).
     pub book: Vec<Board>,
+    /// The network that evaluates, or `None` for the hand-crafted evaluation.
+    pub network: Option<std::sync::Arc<crate::nnue::Network>>,
 }
 
 /// The largest soft node limit accepted: a search is never unbounded.
@@ -56,6 +58,7 @@ impl Default for DatagenConfig {
             threads: 1,
             hash_mb: 8,
             book: Vec::new(),
+            network: None,
         }
     }
 }
@@ -71,8 +74,12 @@ struct Progress {
 }
 
 fn shape(config: &DatagenConfig) -> String {
+    let eval = config
+        .network
+        .as_ref()
+        .map_or("hce".to_string(), |net| format!("{:016x}", net.checksum));
     format!(
-        "{}/{}/{}",
+        "{}/{}/{}/{eval}",
         config.soft_nodes,
         config.random_plies,
         config.book.len()
@@ -159,9 +166,17 @@ pub fn run(
                     p.seed
                 ));
             }
-            if p.shape.as_ref().is_some_and(|s| *s != shape(config)) {
+            // Files from before the eval was recorded were all made with the hand-crafted one.
+            let recorded = p.shape.as_ref().map(|s| {
+                if s.matches('/').count() == 2 {
+                    format!("{s}/hce")
+                } else {
+                    s.clone()
+                }
+            });
+            if recorded.is_some_and(|s| s != shape(config)) {
                 return Err(format!(
-                    "{} was generated with other settings (nodes/random-plies/book size {}, \
+                    "{} was generated with other settings (nodes/random-plies/book size/eval {}, \
                      now {}): resume with the same ones or use another file",
                     out.display(),
                     p.shape.as_deref().unwrap_or("?"),
@@ -229,6 +244,10 @@ pub fn run(
                 let mut engine = Engine::new();
                 if engine.set_hash_mb(config.hash_mb).is_err() {
                     return;
+                }
+                engine.set_use_nnue(config.network.is_some());
+                if let Some(net) = &config.network {
+                    engine.set_network(std::sync::Arc::clone(net));
                 }
                 while !stop.load(Ordering::Relaxed) {
                     let index = next_game.fetch_add(1, Ordering::Relaxed);
@@ -367,6 +386,31 @@ mod tests {
         let err = run(&parts, &other, &AtomicBool::new(false), &mut |_| {}, 1e9).unwrap_err();
         assert!(err.contains("other settings"), "{err}");
         for p in [whole, parts] {
+            std::fs::remove_file(progress_path(&p)).unwrap();
+            std::fs::remove_file(p).unwrap();
+        }
+    }
+
+    #[test]
+    fn the_network_can_play_the_games_and_resume_checks_it() {
+        let hce = temp("hce.bin");
+        generate(&hce, &config(2, 1));
+        let nnue = temp("nnue.bin");
+        let mut with_net = config(2, 1);
+        with_net.network = Some(crate::nnue::Network::default_network());
+        generate(&nnue, &with_net);
+        assert_ne!(std::fs::read(&hce).unwrap(), std::fs::read(&nnue).unwrap());
+        // Resuming the network's file with the hand-crafted evaluation is refused.
+        let err = run(
+            &nnue,
+            &config(3, 1),
+            &AtomicBool::new(false),
+            &mut |_| {},
+            1e9,
+        )
+        .unwrap_err();
+        assert!(err.contains("other settings"), "{err}");
+        for p in [hce, nnue] {
             std::fs::remove_file(progress_path(&p)).unwrap();
             std::fs::remove_file(p).unwrap();
         }
