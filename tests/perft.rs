@@ -160,3 +160,41 @@ fn standard_suite_full() {
 fn chess960_suite_deep() {
     run_suite("fischer.epd", 5, 960);
 }
+
+/// The perft command line refuses what it cannot count with a message and exit status 1
+/// instead of aborting.
+#[test]
+fn perft_cli_refuses_bad_input() {
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_escaque"))
+            .args(args)
+            .output()
+            .expect("binary runs")
+    };
+    for (args, reason) in [
+        (
+            &[
+                "perft",
+                "3",
+                "QQQQQQrk/Q4Qpp/Q5QQ/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1",
+            ][..],
+            "white has 27 pieces",
+        ),
+        (
+            &[
+                "perft",
+                "3",
+                "kqqqqqqq/q6q/q6q/q6q/q3q3/q4Nqq/q4qnn/qqqq1qnK w - - 0 1",
+            ],
+            "black has 29 pieces",
+        ),
+    ] {
+        let out = run(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("error: ") && stderr.contains(reason),
+            "{args:?}: {stderr}"
+        );
+    }
+}

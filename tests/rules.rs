@@ -350,6 +350,80 @@ fn bad_fens_are_rejected_with_reasons() {
     }
 }
 
+/// Material no game can reach is refused (issue 13: such positions overflowed the move list and
+/// aborted the process), while the 218-move record position, which is reachable, loads.
+#[test]
+fn unreachable_material_is_refused() {
+    let white = Color::White;
+    let black = Color::Black;
+    let cases: &[(&str, FenError)] = &[
+        (
+            "QQQQQQrk/Q4Qpp/Q5QQ/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1",
+            FenError::TooManyPieces {
+                color: white,
+                count: 27,
+            },
+        ),
+        (
+            "kqqqqqqq/q6q/q6q/q6q/q3q3/q4Nqq/q4qnn/qqqq1qnK w - - 0 1",
+            FenError::TooManyPieces {
+                color: black,
+                count: 29,
+            },
+        ),
+        (
+            "4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1",
+            FenError::TooManyPawns {
+                color: white,
+                count: 9,
+            },
+        ),
+        // 16 pieces but 9 queens with a pawn still on the board: 8 promotions from 7 pawns.
+        (
+            "4k3/8/8/8/QQQQQQQQ/P7/8/Q3K3 w - - 0 1",
+            FenError::TooManyPromoted {
+                color: white,
+                promoted: 8,
+                pawns: 1,
+            },
+        ),
+        // Three knights and eight pawns.
+        (
+            "1nn1k1n1/pppppppp/8/8/8/8/8/4K3 b - - 0 1",
+            FenError::TooManyPromoted {
+                color: black,
+                promoted: 1,
+                pawns: 8,
+            },
+        ),
+        // Five queens and five pawns: 4 promoted, 3 pawns missing.
+        (
+            "k7/8/8/8/8/8/PPPPP3/QQQQKQRR w - - 0 1",
+            FenError::TooManyPromoted {
+                color: white,
+                promoted: 4,
+                pawns: 5,
+            },
+        ),
+    ];
+    for (fen, expected) in cases {
+        let e = Board::from_fen(fen).expect_err(fen);
+        assert_eq!(&e, expected, "{fen}");
+        assert!(!e.to_string().is_empty());
+    }
+    // At the limits: the 218-move record (nine queens), four promotions for four missing pawns.
+    for fen in [
+        "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1",
+        "k7/8/8/8/8/8/PPPP4/QQQQKQRR w - - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ] {
+        Board::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    }
+    let record = board("R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1");
+    assert_eq!(record.legal_moves().len(), 218);
+    assert_eq!(record.count_legal_moves(), 218);
+}
+
 #[test]
 fn four_field_fen_and_shredder_castling_load() {
     let four = board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -");

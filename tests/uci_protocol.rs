@@ -225,6 +225,9 @@ fn bad_input_changes_nothing() {
         b"position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0".to_vec(),
         b"position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1".to_vec(),
         b"position fen 8/8/8/8/8/8/8/8 w - - 0 1".to_vec(),
+        // Material no game can reach (these overflowed the move list and aborted the process).
+        b"position fen QQQQQQrk/Q4Qpp/Q5QQ/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1".to_vec(),
+        b"position fen kqqqqqqq/q6q/q6q/q6q/q3q3/q4Nqq/q4qnn/qqqq1qnK w - - 0 1".to_vec(),
         b"position fen".to_vec(),
         b"position".to_vec(),
         b"position somewhere".to_vec(),
