@@ -116,6 +116,41 @@ fn fifty_move_rule_and_mate_on_the_hundredth_ply() {
     );
 }
 
+/// The move counters saturate instead of wrapping (issue 13: fullmove 65535 became 0, a FEN the
+/// parser refuses, and 65,536 quiet plies reset the fifty-move count), and every FEN the engine
+/// prints reads back.
+#[test]
+fn move_counters_saturate_and_round_trip() {
+    let mut game = Game::new(board("4k3/8/8/8/8/8/8/4K3 b - - 65535 65535"));
+    play(&mut game, "e8d8");
+    let fen = game.board().to_fen();
+    assert_eq!(fen, "3k4/8/8/8/8/8/8/4K3 w - - 65535 65535");
+    assert_eq!(Board::from_fen(&fen).unwrap().to_fen(), fen);
+    // Knights shuffling far beyond 65,536 plies: the clock sticks at its maximum, the game
+    // stays a fifty-move draw and the null move saturates too.
+    let mut b = board("n3k3/8/8/8/8/8/8/N3K3 w - - 0 1");
+    let cycle = ["a1b3", "a8b6", "b3a1", "b6a8"];
+    for i in 0..70_000 {
+        b = b.make_move(b.parse_uci_move(cycle[i % 4], false).unwrap());
+    }
+    assert_eq!(b.halfmove_clock(), 65535);
+    assert_eq!(b.fullmove_number(), 35_001);
+    assert!(b.is_fifty_move_draw());
+    assert_eq!(b.make_null_move().halfmove_clock(), 65535);
+    assert_eq!(Board::from_fen(&b.to_fen()).unwrap().to_fen(), b.to_fen());
+    // Counters out of range or not plain digits are refused.
+    for (clocks, expected) in [
+        ("65536 1", FenError::BadHalfmoveClock("65536".into())),
+        ("+1 1", FenError::BadHalfmoveClock("+1".into())),
+        ("-1 1", FenError::BadHalfmoveClock("-1".into())),
+        ("0 65536", FenError::BadFullmoveNumber("65536".into())),
+        ("0 +2", FenError::BadFullmoveNumber("+2".into())),
+    ] {
+        let fen = format!("4k3/8/8/8/8/8/8/4K3 w - - {clocks}");
+        assert_eq!(Board::from_fen(&fen).unwrap_err(), expected, "{fen}");
+    }
+}
+
 #[test]
 fn dead_positions() {
     let dead = [

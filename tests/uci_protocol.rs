@@ -155,6 +155,16 @@ fn d_perft_and_eval() {
     assert!(lines.iter().all(|l| !l.starts_with("bestmove")));
 }
 
+/// The move counters saturate: the FEN `d` prints after fullmove 65535 is one the engine accepts.
+#[test]
+fn saturated_move_counters_print_a_valid_fen() {
+    let mut e = EngineProc::start();
+    e.send("position fen 4k3/8/8/8/8/8/8/4K3 b - - 65535 65535 moves e8d8");
+    assert_eq!(e.fen(), "3k4/8/8/8/8/8/8/4K3 w - - 65535 65535");
+    e.send("position fen 3k4/8/8/8/8/8/8/4K3 w - - 65535 65535 moves e1e2");
+    assert_eq!(e.fen(), "3k4/8/8/8/8/8/4K3/8 b - - 65535 65535");
+}
+
 #[test]
 fn command_line_arguments_run_as_commands() {
     let out = std::process::Command::new(binary())

@@ -83,8 +83,12 @@ impl fmt::Display for FenError {
             }
             FenError::BadEnPassant(s) => write!(f, "invalid en-passant field '{s}'"),
             FenError::ImpossibleEnPassant(sq) => write!(f, "impossible en-passant square {sq}"),
-            FenError::BadHalfmoveClock(s) => write!(f, "invalid halfmove clock '{s}'"),
-            FenError::BadFullmoveNumber(s) => write!(f, "invalid fullmove number '{s}'"),
+            FenError::BadHalfmoveClock(s) => {
+                write!(f, "invalid halfmove clock '{s}' (expected 0 to 65535)")
+            }
+            FenError::BadFullmoveNumber(s) => {
+                write!(f, "invalid fullmove number '{s}' (expected 1 to 65535)")
+            }
             FenError::KingCount { color, count } => {
                 write!(f, "{} has {count} kings, expected exactly 1", side(*color))
             }
@@ -193,12 +197,11 @@ impl Board {
         board.update_castling_rooks();
         let en_passant = parse_en_passant(&board, fields[3])?;
         if fields.len() == 6 {
-            board.halfmove_clock = fields[4]
-                .parse()
-                .map_err(|_| FenError::BadHalfmoveClock(fields[4].to_string()))?;
-            board.fullmove_number = fields[5]
-                .parse::<u16>()
-                .ok()
+            // Digits only (no sign), within the u16 counters: every FEN `to_fen` prints (the
+            // counters saturate at 65535) reads back.
+            board.halfmove_clock = parse_counter(fields[4])
+                .ok_or_else(|| FenError::BadHalfmoveClock(fields[4].to_string()))?;
+            board.fullmove_number = parse_counter(fields[5])
                 .filter(|&n| n >= 1)
                 .ok_or_else(|| FenError::BadFullmoveNumber(fields[5].to_string()))?;
         }
@@ -302,6 +305,14 @@ impl Board {
             CastleSide::Queen => beyond.min(),
         }
     }
+}
+
+/// A move counter: ASCII digits only, at most 65535.
+fn parse_counter(text: &str) -> Option<u16> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
 }
 
 fn parse_placement(board: &mut Board, placement: &str) -> Result<(), FenError> {
