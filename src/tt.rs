@@ -94,6 +94,27 @@ fn available_memory_bytes() -> Option<u64> {
     Some(kib * 1024)
 }
 
+/// The bytes of a table of `mb` megabytes given by the user, or an error if that does not fit in
+/// memory addresses or is above the memory the system reports available (on Linux an
+/// over-large allocation can succeed and then get the process killed when the pages are first
+/// written). Shared by the search's and perft's tables.
+pub(crate) fn table_bytes(mb: usize) -> Result<usize, String> {
+    let bytes = mb
+        .max(1)
+        .checked_mul(1024 * 1024)
+        .ok_or_else(|| format!("{mb} MB does not fit in memory addresses"))?;
+    if let Some(available) = available_memory_bytes() {
+        // Leave room for the rest of the process and the system.
+        if bytes as u64 > available.saturating_sub(available / 8) {
+            return Err(format!(
+                "{mb} MB is more than the {} MB of memory available",
+                available >> 20
+            ));
+        }
+    }
+    Ok(bytes)
+}
+
 /// The shared table.
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
@@ -111,19 +132,7 @@ impl TranspositionTable {
     /// above the memory the system reports available (on Linux an over-large allocation can
     /// succeed and then get the process killed when the pages are first written).
     pub fn try_new(mb: usize) -> Result<TranspositionTable, String> {
-        let bytes = mb
-            .max(1)
-            .checked_mul(1024 * 1024)
-            .ok_or_else(|| format!("{mb} MB does not fit in memory addresses"))?;
-        if let Some(available) = available_memory_bytes() {
-            // Leave room for the rest of the process and the system.
-            if bytes as u64 > available.saturating_sub(available / 8) {
-                return Err(format!(
-                    "{mb} MB is more than the {} MB of memory available",
-                    available >> 20
-                ));
-            }
-        }
+        let bytes = table_bytes(mb)?;
         let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
         let mut buckets = Vec::new();
         buckets
