@@ -403,6 +403,18 @@ fn chess960_castling_round_trip() {
     e.send("go depth 1 searchmoves e1c1");
     let (_, best) = e.bestmove(QUICK);
     assert_eq!(best_of(&best), "e1c1");
+    // A Chess960 position with the option off: castling by a king off the e-file is written
+    // king-takes-rook, since b1c1 is the king's step (issue 13), and the texts read back.
+    let fen = "r3k2r/8/8/8/8/8/8/RK5R w AHkq - 0 1";
+    e.send(&format!("position fen {fen}"));
+    e.send("go depth 1 searchmoves b1a1");
+    let (lines, best) = e.bestmove(QUICK);
+    assert_eq!(best_of(&best), "b1a1");
+    assert!(lines.iter().any(|l| l.contains(" pv b1a1")), "{lines:?}");
+    e.send(&format!("position fen {fen} moves b1a1"));
+    assert_eq!(e.fen(), "r3k2r/8/8/8/8/8/8/2KR3R b kq - 1 1");
+    e.send(&format!("position fen {fen} moves b1c1"));
+    assert_eq!(e.fen(), "r3k2r/8/8/8/8/8/8/R1K4R b kq - 1 1");
 }
 
 #[test]

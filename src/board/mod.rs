@@ -259,7 +259,7 @@ impl Board {
                     } else {
                         File::A
                     };
-                    rook.file() != rook_file || self.king(color).file() != File::new(4)
+                    rook.file() != rook_file || self.king(color).file() != File::E
                 })
             })
         })
