@@ -115,6 +115,40 @@ pub(crate) fn table_bytes(mb: usize) -> Result<usize, String> {
     Ok(bytes)
 }
 
+/// Types whose value with every byte zero is valid (and is their "empty" value).
+///
+/// # Safety
+/// Implement only for types for which all-zero bytes are a valid value.
+pub(crate) unsafe trait Zeroable {}
+
+// SAFETY: zero is a valid i16.
+unsafe impl Zeroable for i16 {}
+// SAFETY: AtomicU64 has the in-memory representation of a u64; zero is valid.
+unsafe impl Zeroable for AtomicU64 {}
+// SAFETY: a Move is a u16; zero is Move::NULL.
+unsafe impl Zeroable for Move {}
+// SAFETY: an array is its elements side by side, without padding.
+unsafe impl<T: Zeroable, const N: usize> Zeroable for [T; N] {}
+
+/// `len` zero values, or `None` if the allocator refuses. The memory comes zeroed from the
+/// allocator (calloc: large blocks are fresh pages that cost nothing until written), as
+/// `vec![0; len]` does, but a refusal is an answer instead of an abort.
+pub(crate) fn try_zeroed_vec<T: Zeroable>(len: usize) -> Option<Vec<T>> {
+    let layout = std::alloc::Layout::array::<T>(len).ok()?;
+    if layout.size() == 0 {
+        return Some(Vec::new());
+    }
+    // SAFETY: `layout` has a non-zero size.
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<T>();
+    if ptr.is_null() {
+        return None;
+    }
+    // SAFETY: `ptr` comes from the global allocator with the layout of an array of `len` T,
+    // which is the layout a Vec<T> of capacity `len` uses, and all `len` elements are
+    // initialised: all-zero bytes are a valid T (the Zeroable contract).
+    Some(unsafe { Vec::from_raw_parts(ptr, len, len) })
+}
+
 /// The shared table.
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,

@@ -408,3 +408,31 @@ fn options_during_a_search_wait_for_it() {
     check_search_output(&lines);
     assert!(e.sync().is_empty());
 }
+
+/// 1024 threads under a 2 GB address-space limit: neither their tables nor their stacks all fit
+/// at once (`go infinite` keeps every started thread alive). The engine says so in an
+/// `info string` and searches with the threads it could get, instead of aborting (issue 13),
+/// and `isready` is answered while the threads are set up.
+#[test]
+fn threads_that_cannot_be_had_are_done_without() {
+    let mut e = EngineProc::start_with_memory_limit(2_000_000);
+    e.send("setoption name Threads value 1024");
+    e.send("position startpos");
+    e.send("go infinite");
+    e.send("isready");
+    let lines = e.until(QUICK, |l| {
+        l.starts_with("info string ") && l.contains("search threads")
+    });
+    e.send("stop");
+    let (more, best) = e.bestmove(QUICK);
+    let mut lines: Vec<String> = lines.into_iter().chain(more).collect();
+    lines.retain(|l| l != "readyok");
+    check_search_output(&lines);
+    assert!(is_uci_move(best_of(&best)), "{best}");
+    assert!(e.log.iter().any(|l| l == "readyok"));
+    // The next search works the same way.
+    e.send("go depth 2");
+    let (lines, _) = e.bestmove(QUICK);
+    check_search_output(&lines);
+    assert!(e.alive());
+}

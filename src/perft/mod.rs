@@ -50,19 +50,10 @@ impl PerftTable {
     pub fn try_new(megabytes: usize) -> Result<PerftTable, String> {
         let wanted = (crate::tt::table_bytes(megabytes)? / 16).max(1);
         let len = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
-        let layout = std::alloc::Layout::array::<[AtomicU64; 2]>(len)
-            .map_err(|e| format!("{megabytes} MB: {e}"))?;
-        // Zeroed memory straight from the allocator (calloc: untouched pages stay unmapped
-        // until a perft writes them, so a small perft with a big table stays fast).
-        // SAFETY: `layout` has a non-zero size (len >= 1 slots of 16 bytes).
-        let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<[AtomicU64; 2]>();
-        if ptr.is_null() {
-            return Err(format!("cannot allocate {megabytes} MB"));
-        }
-        // SAFETY: `ptr` comes from the global allocator with the layout of an array of `len`
-        // slots, which is the layout a Vec of that capacity uses; all `len` slots are
-        // initialised, since all-zero bytes are a valid AtomicU64 (zero).
-        let slots = unsafe { Vec::from_raw_parts(ptr, len, len) };
+        // Zeroed memory straight from the allocator: pages a small perft never writes stay
+        // untouched, so it takes milliseconds whatever the table size.
+        let slots = crate::tt::try_zeroed_vec::<[AtomicU64; 2]>(len)
+            .ok_or_else(|| format!("cannot allocate {megabytes} MB"))?;
         Ok(PerftTable {
             slots,
             mask: len - 1,

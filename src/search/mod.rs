@@ -96,16 +96,74 @@ impl Engine {
         let signals = Arc::clone(&self.signals);
         let tt = Arc::clone(&self.tt);
         let last_nodes = Arc::clone(&self.last_nodes);
+        let threads = self.threads;
         let mut pool = std::mem::take(&mut self.pool);
-        pool.truncate(self.threads);
-        while pool.len() < self.threads {
-            pool.push(ThreadData::new(pool.len()));
+        pool.truncate(threads);
+        let worker_reporter = Arc::clone(&reporter);
+        let worker_request = request.clone();
+        let spawned = std::thread::Builder::new()
+            .name("search".into())
+            .spawn(move || {
+                let (request, reporter) = (worker_request, worker_reporter);
+                // Thread data is allocated here, not on the controller: 1024 threads' tables
+                // take seconds to clear, and `isready` must not wait for them.
+                while pool.len() < threads && (pool.is_empty() || thread::memory_to_spare(0)) {
+                    match ThreadData::try_new(pool.len()) {
+                        Some(td) => pool.push(td),
+                        None => break,
+                    }
+                }
+                if pool.is_empty() {
+                    reporter.message("error: no memory for the search; playing any legal move");
+                    reporter.best_move(None, None);
+                    return pool;
+                }
+                if pool.len() < threads {
+                    reporter.message(&format!(
+                        "memory for only {} of {threads} search threads; searching with {}",
+                        pool.len(),
+                        pool.len()
+                    ));
+                }
+                let nodes =
+                    thread::run_search(&request, &signals, &tt, &mut pool, reporter.as_ref());
+                last_nodes.store(nodes, Ordering::Release);
+                pool
+            });
+        match spawned {
+            Ok(worker) => self.worker = Some(worker),
+            Err(e) => {
+                // No thread to be had: answer at once from a depth-1 search on this thread (a
+                // search that only `stop` could end would block the controller for ever).
+                reporter.message(&format!(
+                    "cannot start the search thread ({e}); answering from a depth-1 search"
+                ));
+                let request = SearchRequest {
+                    limits: Limits {
+                        depth: Some(1),
+                        ..Limits::default()
+                    },
+                    budget: TimeBudget::unlimited(request.budget.start),
+                    ..request
+                };
+                self.signals.hold.store(false, Ordering::Release);
+                self.signals.pondering.store(false, Ordering::Release);
+                let mut pool: Vec<ThreadData> = ThreadData::try_new(0).into_iter().collect();
+                if pool.is_empty() {
+                    reporter.best_move(None, None);
+                } else {
+                    let nodes = thread::run_search(
+                        &request,
+                        &self.signals,
+                        &self.tt,
+                        &mut pool,
+                        reporter.as_ref(),
+                    );
+                    self.last_nodes.store(nodes, Ordering::Release);
+                    self.pool = pool;
+                }
+            }
         }
-        self.worker = Some(std::thread::spawn(move || {
-            let nodes = thread::run_search(&request, &signals, &tt, &mut pool, reporter.as_ref());
-            last_nodes.store(nodes, Ordering::Release);
-            pool
-        }));
     }
 
     /// Runs a search to completion on this thread's behalf and returns the nodes it searched
