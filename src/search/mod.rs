@@ -58,8 +58,29 @@ pub struct Engine {
     pool: Vec<ThreadData>,
     tt: Arc<TranspositionTable>,
     last_nodes: Arc<AtomicU64>,
+    /// Set just before the running search's `bestmove` is reported.
+    answered: Arc<AtomicBool>,
     hash_mb: usize,
     threads: usize,
+}
+
+/// Passes reports on, and marks the search answered just before its `bestmove` goes out.
+struct Answering {
+    inner: Arc<dyn Reporter>,
+    answered: Arc<AtomicBool>,
+}
+
+impl Reporter for Answering {
+    fn info(&self, info: &SearchInfo) {
+        self.inner.info(info);
+    }
+    fn message(&self, text: &str) {
+        self.inner.message(text);
+    }
+    fn best_move(&self, best: Option<Move>, ponder: Option<Move>) {
+        self.answered.store(true, Ordering::Release);
+        self.inner.best_move(best, ponder);
+    }
 }
 
 impl Default for Engine {
@@ -78,6 +99,7 @@ impl Engine {
             pool: Vec::new(),
             tt: Arc::new(TranspositionTable::new(Self::DEFAULT_HASH_MB)),
             last_nodes: Arc::new(AtomicU64::new(0)),
+            answered: Arc::new(AtomicBool::new(false)),
             hash_mb: Self::DEFAULT_HASH_MB,
             threads: 1,
         }
@@ -93,6 +115,11 @@ impl Engine {
         self.signals
             .pondering
             .store(request.limits.ponder, Ordering::Release);
+        self.answered.store(false, Ordering::Release);
+        let reporter: Arc<dyn Reporter> = Arc::new(Answering {
+            inner: reporter,
+            answered: Arc::clone(&self.answered),
+        });
         let signals = Arc::clone(&self.signals);
         let tt = Arc::clone(&self.tt);
         let last_nodes = Arc::clone(&self.last_nodes);
@@ -195,8 +222,13 @@ impl Engine {
         }
     }
 
+    /// Whether a search is running and has not yet given its `bestmove`. Once the `bestmove` is
+    /// out the engine counts as idle, although the worker may still be handing its thread data
+    /// back: [`Engine::wait`] (which every change of engine state calls) then returns at once.
+    /// So a command sent after `bestmove` never finds the engine busy.
     pub fn is_searching(&self) -> bool {
         self.worker.as_ref().is_some_and(|w| !w.is_finished())
+            && !self.answered.load(Ordering::Acquire)
     }
 
     /// Resizes the transposition table (waits for a running search first).
