@@ -2,11 +2,11 @@
 //! total is the search's signature (every commit that changes it says `Bench: N`).
 
 use std::io::Write;
-use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crate::board::Board;
-use crate::search::{Engine, Limits, SearchRequest, SilentReporter, TimeBudget};
+use crate::search::{Engine, Limits, SearchRequest, TimeBudget};
 
 /// The depth searched when none is given.
 pub const DEFAULT_DEPTH: i32 = 13;
@@ -60,6 +60,12 @@ pub const POSITIONS: &[&str] = &[
 /// Runs the bench, writes per-position lines and the final `<N> nodes <M> nps` line to `out`,
 /// and returns (nodes, nps). `depth` overrides the default depth.
 pub fn run(out: &mut dyn Write, depth: Option<i32>) -> (u64, u64) {
+    run_until(out, depth, &AtomicBool::new(false)).expect("never stopped")
+}
+
+/// [`run`] that ends early, without the final line, once `stop` is set (UCI `stop` during
+/// `bench`): `None` then.
+pub fn run_until(out: &mut dyn Write, depth: Option<i32>, stop: &AtomicBool) -> Option<(u64, u64)> {
     let depth = depth.unwrap_or(DEFAULT_DEPTH).max(1);
     let mut engine = Engine::new();
     if let Err(e) = engine.set_hash_mb(16) {
@@ -82,12 +88,12 @@ pub fn run(out: &mut dyn Write, depth: Option<i32>) -> (u64, u64) {
             multipv: 1,
             searchmoves: Vec::new(),
         };
-        let nodes = engine.search_sync(request, Arc::new(SilentReporter));
+        let nodes = engine.search_until(request, stop)?;
         total += nodes;
         let _ = writeln!(out, "position {:>2}: {nodes:>10} nodes  {fen}", i + 1);
     }
     let elapsed = start.elapsed().as_secs_f64().max(1e-6);
     let nps = (total as f64 / elapsed) as u64;
     let _ = writeln!(out, "{total} nodes {nps} nps");
-    (total, nps)
+    Some((total, nps))
 }

@@ -437,8 +437,68 @@ fn threads_that_cannot_be_had_are_done_without() {
     assert!(e.alive());
 }
 
-/// Once `bestmove` is out the engine is idle: `go perft` and `bench` sent at once are never
-/// refused (issue 13: about 1 in 500 were, more under load).
+/// `go perft` and `bench` run off the controller: `isready` is answered while they run, `stop`
+/// ends them at once (with an `info string`), and `quit` is quick (issue 13).
+#[test]
+fn perft_and_bench_leave_the_engine_responsive() {
+    let mut e = EngineProc::start();
+    e.send("position startpos");
+    // Depth 7 takes seconds; depth 9 hours.
+    e.send("go perft 9");
+    let t = Instant::now();
+    let before = e.sync();
+    assert!(before.is_empty(), "{before:?}");
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    // A second long job or a search-only command is refused while it runs; `d` is not.
+    e.send("bench");
+    let lines = e.sync();
+    assert!(
+        lines.len() == 1 && lines[0].starts_with("info string error: bench: "),
+        "{lines:?}"
+    );
+    assert_eq!(
+        e.fen(),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    );
+    let t = Instant::now();
+    e.send("stop");
+    let lines = e.until_prefix(QUICK, "info string");
+    assert_eq!(lines, ["info string go perft: stopped"]);
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    // The engine is idle again: a short perft gives its full result.
+    e.send("go perft 2");
+    let lines = e.until_prefix(QUICK, "Nodes searched:");
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("Nodes searched: 400")
+    );
+    assert_eq!(e.recv(QUICK).as_deref(), Some(""));
+
+    e.send("bench 30");
+    assert!(e.sync().iter().all(|l| l.starts_with("position ")));
+    e.send("stop");
+    let lines = e.until_prefix(QUICK, "info string");
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("info string bench: stopped")
+    );
+    // A go stops a running perft and searches.
+    e.send("go perft 9");
+    e.send("go depth 3");
+    let (lines, _) = e.bestmove(QUICK);
+    assert_eq!(lines[0], "info string go perft: stopped");
+    check_search_output(&lines[1..]);
+    // quit during a long perft: the process ends at once.
+    e.send("go perft 9");
+    e.sync();
+    let t = Instant::now();
+    e.send("quit");
+    assert!(e.wait_exit(QUICK).is_some());
+    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+}
+
+/// Once `bestmove` (or a perft's or bench's result) is out the engine is idle: `go perft` and
+/// `bench` sent at once are never refused (issue 13: about 1 in 500 were, more under load).
 #[test]
 fn commands_right_after_an_answer_are_never_refused() {
     let mut e = EngineProc::start();

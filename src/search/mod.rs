@@ -83,6 +83,16 @@ impl Reporter for Answering {
     }
 }
 
+/// Reports nothing but the end of the search, over a channel.
+struct Done(std::sync::mpsc::Sender<()>);
+
+impl Reporter for Done {
+    fn info(&self, _: &SearchInfo) {}
+    fn best_move(&self, _: Option<Move>, _: Option<Move>) {
+        let _ = self.0.send(());
+    }
+}
+
 impl Default for Engine {
     fn default() -> Engine {
         Engine::new()
@@ -199,6 +209,22 @@ impl Engine {
         self.go(request, reporter);
         self.wait();
         self.last_nodes.load(Ordering::Acquire)
+    }
+
+    /// [`Engine::search_sync`] without a reporter that also ends when `stop` is set (checked
+    /// every few milliseconds): the nodes searched, or `None` if it was stopped.
+    pub fn search_until(&mut self, request: SearchRequest, stop: &AtomicBool) -> Option<u64> {
+        let (done_tx, done_rx) = std::sync::mpsc::channel();
+        self.go(request, Arc::new(Done(done_tx)));
+        while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+            done_rx.recv_timeout(std::time::Duration::from_millis(5))
+        {
+            if stop.load(Ordering::Acquire) {
+                self.stop();
+            }
+        }
+        self.wait();
+        (!stop.load(Ordering::Acquire)).then(|| self.last_nodes.load(Ordering::Acquire))
     }
 
     /// Asks the search to stop; `bestmove` follows from the search thread.
