@@ -33,8 +33,8 @@ pub const RESERVE_MS: u64 = 100;
 /// The budget for one search. `start` is when the `go` command was read (the clock starts
 /// there); `overhead_ms` is the `Move Overhead` option; `stm` the side to move.
 ///
-/// * `infinite` and `ponder` searches get the same budget as a normal search (pondering search
-///   ignores it until `ponderhit`); `infinite` gets no limit at all.
+/// * `ponder` searches get the same budget as a normal search, counted from `go ponder` like
+///   any other; the search enforces it only after `ponderhit`. `infinite` gets no limit at all.
 /// * `movetime T`: both limits are `T - overhead` (at least 1 ms).
 /// * `wtime`/`btime` (with `winc`/`binc`/`movestogo`): see the module notes. If only the
 ///   opponent's clock is given, ours counts as 0 ms: the engine moves at once.

@@ -45,7 +45,8 @@ pub struct SearchSignals {
     /// True while pondering or in `go infinite`: the search must not end (or print `bestmove`)
     /// on its own until this is cleared by `ponderhit` or the search is stopped.
     pub hold: AtomicBool,
-    /// True while pondering: time limits do not run yet.
+    /// True while pondering: the time limits are not enforced yet (their clock runs from
+    /// `go ponder`, so after `ponderhit` the time spent pondering counts).
     pub pondering: AtomicBool,
 }
 
