@@ -308,6 +308,46 @@ mod tests {
         }
     }
 
+    /// The game `never_loses_on_time_at_one_second_plus_ten_ms` (tests/uci_search.rs) plays over
+    /// pipes, without the wall clock: even if every move ran to its hard limit and the GUI
+    /// charged half an increment more for latency (the engine's overrun included), no clock
+    /// runs out in 300 moves, from 1+0.01 s to 3+2 min, and with `movestogo` (each period's
+    /// time added when it ends; no latency without an increment to pay for it).
+    #[test]
+    fn a_whole_game_on_hard_limits_never_flags() {
+        let controls: [(u64, u64, Option<u32>); 11] = [
+            (1010, 10, None),
+            (10, 10, None),
+            (100, 10, None),
+            (3000, 20, None),
+            (10_100, 100, None),
+            (60_000, 600, None),
+            (180_000, 2000, None),
+            (1010, 10, Some(40)),
+            (60_000, 0, Some(40)),
+            (5_000, 0, Some(10)),
+            (300, 0, Some(1)),
+        ];
+        for (start, inc, movestogo) in controls {
+            let latency = inc / 2;
+            let mut clock = start;
+            for ply in 0..300u32 {
+                let to_go = movestogo.map(|m| m - ply % m);
+                let (_, hard) = clock_budget(clock, inc, to_go, 10);
+                let used = hard + latency;
+                assert!(
+                    used < clock,
+                    "{start}+{inc} movestogo {movestogo:?}: flagged at move {ply} ({clock} ms left, \
+                     {used} used)"
+                );
+                clock = clock - used + inc;
+                if to_go == Some(1) {
+                    clock += start;
+                }
+            }
+        }
+    }
+
     #[test]
     fn clock_and_movetime_take_the_smaller() {
         let limits = Limits {
