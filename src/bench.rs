@@ -2,12 +2,13 @@
 //! total is the search's signature (every commit that changes it says `Bench: N`).
 
 use std::io::Write;
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
 use crate::board::Board;
 use crate::nnue::Network;
-use crate::search::{Engine, Limits, SearchRequest, SilentReporter, TimeBudget};
+use crate::search::{Engine, Limits, SearchRequest, TimeBudget};
 
 /// The depth searched when none is given.
 pub const DEFAULT_DEPTH: i32 = 13;
@@ -62,7 +63,7 @@ pub const POSITIONS: &[&str] = &[
 /// `<N> nodes <M> nps` line to `out`, and returns (nodes, nps). `depth` overrides the default
 /// depth.
 pub fn run(out: &mut dyn Write, depth: Option<i32>) -> (u64, u64) {
-    run_with(out, depth, &EvalChoice::default())
+    run_until(out, depth, &EvalChoice::default(), &AtomicBool::new(false)).expect("never stopped")
 }
 
 /// The evaluation a bench runs with: the UCI loop passes its `Use NNUE` and `EvalFile`, so
@@ -82,8 +83,14 @@ impl Default for EvalChoice {
     }
 }
 
-/// [`run`] with the given evaluation.
-pub fn run_with(out: &mut dyn Write, depth: Option<i32>, eval: &EvalChoice) -> (u64, u64) {
+/// [`run`] with the given evaluation, ending early, without the final line, once `stop` is set
+/// (UCI `stop` during `bench`): `None` then.
+pub fn run_until(
+    out: &mut dyn Write,
+    depth: Option<i32>,
+    eval: &EvalChoice,
+    stop: &AtomicBool,
+) -> Option<(u64, u64)> {
     let depth = depth.unwrap_or(DEFAULT_DEPTH).max(1);
     let mut engine = Engine::new();
     engine.set_use_nnue(eval.use_nnue);
@@ -108,12 +115,12 @@ pub fn run_with(out: &mut dyn Write, depth: Option<i32>, eval: &EvalChoice) -> (
             multipv: 1,
             searchmoves: Vec::new(),
         };
-        let nodes = engine.search_sync(request, Arc::new(SilentReporter));
+        let nodes = engine.search_until(request, stop)?;
         total += nodes;
         let _ = writeln!(out, "position {:>2}: {nodes:>10} nodes  {fen}", i + 1);
     }
     let elapsed = start.elapsed().as_secs_f64().max(1e-6);
     let nps = (total as f64 / elapsed) as u64;
     let _ = writeln!(out, "{total} nodes {nps} nps");
-    (total, nps)
+    Some((total, nps))
 }

@@ -33,8 +33,8 @@ pub const RESERVE_MS: u64 = 100;
 /// The budget for one search. `start` is when the `go` command was read (the clock starts
 /// there); `overhead_ms` is the `Move Overhead` option; `stm` the side to move.
 ///
-/// * `infinite` and `ponder` searches get the same budget as a normal search (pondering search
-///   ignores it until `ponderhit`); `infinite` gets no limit at all.
+/// * `ponder` searches get the same budget as a normal search, counted from `go ponder` like
+///   any other; the search enforces it only after `ponderhit`. `infinite` gets no limit at all.
 /// * `movetime T`: both limits are `T - overhead` (at least 1 ms).
 /// * `wtime`/`btime` (with `winc`/`binc`/`movestogo`): see the module notes. If only the
 ///   opponent's clock is given, ours counts as 0 ms: the engine moves at once.
@@ -76,18 +76,23 @@ pub fn budget(limits: &Limits, stm: Color, overhead_ms: u64, start: Instant) -> 
     }
 }
 
-/// (soft, hard) in milliseconds for a clock of `time` ms with `inc` ms increment.
+/// (soft, hard) in milliseconds for a clock of `time` ms with `inc` ms increment. Saturating
+/// arithmetic throughout: a GUI may send any u64 (`wtime 7378697629483820658` once overflowed
+/// the hard limit to a few milliseconds).
 fn clock_budget(time: u64, inc: u64, movestogo: Option<u32>, overhead_ms: u64) -> (u64, u64) {
     let usable = time.saturating_sub(overhead_ms);
     let base = match movestogo.filter(|&m| m > 0) {
         Some(mtg) => usable / (u64::from(mtg).min(MAX_MOVES_TO_GO) + 1),
         None => usable / MOVES_HORIZON,
     };
-    let soft = base + inc.min(usable) * 3 / 4;
-    let keep_reserve = (time + inc).saturating_sub(RESERVE_MS + overhead_ms);
+    let soft = base.saturating_add(inc.min(usable).saturating_mul(3) / 4);
+    let keep_reserve = time
+        .saturating_add(inc)
+        .saturating_sub(RESERVE_MS.saturating_add(overhead_ms));
     // Below the reserve, a quarter of the increment still buys a shallow search.
     let floor = (inc / 4).min(usable / 2).max(1);
-    let mut hard = (soft * HARD_FACTOR)
+    let mut hard = soft
+        .saturating_mul(HARD_FACTOR)
         .min(usable / 2)
         .min(keep_reserve)
         .max(floor);
@@ -95,7 +100,7 @@ fn clock_budget(time: u64, inc: u64, movestogo: Option<u32>, overhead_ms: u64) -
     // With fewer than LOW_CLOCK_INCREMENTS increments on the clock, live below the increment
     // (half of it, one at most) so the clock grows back: GUI latency and a loaded machine are
     // charged to our clock on every move, and a drained clock flags on the first spike.
-    if inc > 0 && usable < LOW_CLOCK_INCREMENTS * inc {
+    if inc > 0 && usable < LOW_CLOCK_INCREMENTS.saturating_mul(inc) {
         soft = soft.min(inc / 2);
         hard = hard.min(inc).max(1);
     }
@@ -245,6 +250,102 @@ mod tests {
         // More moves to go: less per move.
         let (soft40, _) = clock_budget(10_000, 0, Some(40), 10);
         assert!(soft40 < soft / 10);
+    }
+
+    /// Issue 13: `go wtime 7378697629483820658 movestogo 1` moved at once (5 × soft overflowed)
+    /// while a clock 58 ms smaller thought for the full time.
+    #[test]
+    fn huge_clocks_do_not_overflow() {
+        let limits = Limits {
+            wtime: Some(7_378_697_629_483_820_658),
+            movestogo: Some(1),
+            ..Limits::default()
+        };
+        let b = budget(&limits, Color::White, 10, Instant::now());
+        let half = (7_378_697_629_483_820_658u64 - 10) / 2;
+        assert_eq!((ms(b.soft), ms(b.hard)), (half, half));
+        for time in [u64::MAX / 5, u64::MAX / 2, u64::MAX - 1, u64::MAX] {
+            for inc in [0, 10, u64::MAX / 4, u64::MAX] {
+                for mtg in [None, Some(1), Some(u32::MAX)] {
+                    for overhead in [0, 10, 5000] {
+                        let (soft, hard) = clock_budget(time, inc, mtg, overhead);
+                        // Days of thinking at the very least, and never more than half.
+                        assert!(
+                            soft >= 86_400_000 && soft <= hard,
+                            "{time} {inc} {mtg:?}: {soft} {hard}"
+                        );
+                        assert!(hard <= time.saturating_sub(overhead) / 2);
+                    }
+                }
+            }
+        }
+    }
+
+    /// More time on the clock never buys less thinking time.
+    #[test]
+    fn budgets_grow_with_the_clock() {
+        let mut times: Vec<u64> = (0..64).map(|b| 1u64 << b).collect();
+        times.extend((0..64).map(|b| (1u64 << b).wrapping_mul(3) / 2));
+        times.extend([
+            0,
+            7_378_697_629_483_820_600,
+            7_378_697_629_483_820_658,
+            u64::MAX,
+        ]);
+        times.sort_unstable();
+        for inc in [0, 10, 100, 1000, u64::MAX / 8, u64::MAX] {
+            for mtg in [None, Some(1), Some(40)] {
+                let mut last = (0, 0);
+                for &time in &times {
+                    let now = clock_budget(time, inc, mtg, 10);
+                    assert!(
+                        now.0 >= last.0 && now.1 >= last.1,
+                        "{time} {inc} {mtg:?}: {now:?} after {last:?}"
+                    );
+                    last = now;
+                }
+            }
+        }
+    }
+
+    /// The game `never_loses_on_time_at_one_second_plus_ten_ms` (tests/uci_search.rs) plays over
+    /// pipes, without the wall clock: even if every move ran to its hard limit and the GUI
+    /// charged half an increment more for latency (the engine's overrun included), no clock
+    /// runs out in 300 moves, from 1+0.01 s to 3+2 min, and with `movestogo` (each period's
+    /// time added when it ends; no latency without an increment to pay for it).
+    #[test]
+    fn a_whole_game_on_hard_limits_never_flags() {
+        let controls: [(u64, u64, Option<u32>); 11] = [
+            (1010, 10, None),
+            (10, 10, None),
+            (100, 10, None),
+            (3000, 20, None),
+            (10_100, 100, None),
+            (60_000, 600, None),
+            (180_000, 2000, None),
+            (1010, 10, Some(40)),
+            (60_000, 0, Some(40)),
+            (5_000, 0, Some(10)),
+            (300, 0, Some(1)),
+        ];
+        for (start, inc, movestogo) in controls {
+            let latency = inc / 2;
+            let mut clock = start;
+            for ply in 0..300u32 {
+                let to_go = movestogo.map(|m| m - ply % m);
+                let (_, hard) = clock_budget(clock, inc, to_go, 10);
+                let used = hard + latency;
+                assert!(
+                    used < clock,
+                    "{start}+{inc} movestogo {movestogo:?}: flagged at move {ply} ({clock} ms left, \
+                     {used} used)"
+                );
+                clock = clock - used + inc;
+                if to_go == Some(1) {
+                    clock += start;
+                }
+            }
+        }
     }
 
     #[test]

@@ -188,9 +188,6 @@ fn uci_notation_round_trips() {
         for mv in board.legal_moves() {
             for chess960 in [false, true] {
                 let text = board.move_to_uci(mv, chess960);
-                if !chess960 && board.has_chess960_castling() && mv.is_castle() {
-                    continue; // two-file castling notation is only defined for standard setups
-                }
                 assert_eq!(
                     board.parse_uci_move(&text, chess960),
                     Ok(mv),
@@ -200,4 +197,94 @@ fn uci_notation_round_trips() {
             }
         }
     });
+}
+
+/// The back rank of Chess960 start position `n` (0..960, Scharnagl's numbering).
+fn chess960_back_rank(mut n: usize) -> [char; 8] {
+    let mut rank = [' '; 8];
+    rank[2 * (n % 4) + 1] = 'b';
+    n /= 4;
+    rank[2 * (n % 4)] = 'b';
+    n /= 4;
+    let mut place = |piece: char, mut index: usize| {
+        for slot in rank.iter_mut().filter(|c| **c == ' ') {
+            if index == 0 {
+                *slot = piece;
+                return;
+            }
+            index -= 1;
+        }
+    };
+    place('q', n % 6);
+    n /= 6;
+    let (k1, k2) = [
+        (0, 1),
+        (0, 2),
+        (0, 3),
+        (0, 4),
+        (1, 2),
+        (1, 3),
+        (1, 4),
+        (2, 3),
+        (2, 4),
+        (3, 4),
+    ][n];
+    place('n', k2);
+    place('n', k1);
+    for piece in ['r', 'k', 'r'] {
+        place(piece, 0);
+    }
+    rank
+}
+
+/// Every move text the engine prints reads back as the same move, in every Chess960 start
+/// position and the games played from it, whatever `UCI_Chess960` says. Issue 13: with the
+/// option off, castling by a king off the e-file was written king-to-destination (`b1c1` for
+/// king b1, rook a1), the text of a king step, so a GUI replaying `bestmove` got another move.
+#[test]
+fn chess960_notation_round_trips_with_either_setting() {
+    let mut rng = common::Rng(960);
+    let mut castles = [0usize; 2];
+    for n in 0..960 {
+        let back: String = chess960_back_rank(n).iter().collect();
+        let files: String = back
+            .char_indices()
+            .filter(|&(_, c)| c == 'r')
+            .map(|(i, _)| (b'a' + i as u8) as char)
+            .collect();
+        let fen = format!(
+            "{back}/pppppppp/8/8/8/8/PPPPPPPP/{} w {}{files} - 0 1",
+            back.to_uppercase(),
+            files.to_uppercase()
+        );
+        let mut board = Board::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        for _ in 0..40 {
+            let moves = board.legal_moves();
+            for &mv in &moves {
+                for chess960 in [false, true] {
+                    let text = board.move_to_uci(mv, chess960);
+                    assert_eq!(
+                        board.parse_uci_move(&text, chess960),
+                        Ok(mv),
+                        "{text} (UCI_Chess960 {chess960}) in {}",
+                        board.to_fen()
+                    );
+                    if mv.is_castle() {
+                        castles[usize::from(chess960)] += 1;
+                    }
+                }
+            }
+            if moves.is_empty() {
+                break;
+            }
+            // Castle whenever possible, otherwise clear the back rank quickly.
+            let mv = moves
+                .iter()
+                .copied()
+                .find(|m| m.is_castle() && rng.below(2) == 0)
+                .unwrap_or_else(|| moves[rng.below(moves.len())]);
+            board = board.make_move(mv);
+        }
+    }
+    assert!(castles[0] > 1000, "only {castles:?} castling moves checked");
 }

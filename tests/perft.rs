@@ -4,7 +4,9 @@
 use std::path::PathBuf;
 
 use escaque::board::Board;
-use escaque::perft::{divide, divide_hashed, perft, perft_hashed, PerftTable};
+use escaque::perft::{
+    divide, divide_hashed, divide_until, perft, perft_hashed, PerftError, PerftTable,
+};
 
 fn check(fen: &str, expected: &[u64]) {
     let board = Board::from_fen(fen).unwrap();
@@ -87,7 +89,7 @@ fn hashed_perft_matches_plain_counts() {
     let table = PerftTable::new(1);
     assert_eq!(perft_hashed(&start, 6, &table), 119_060_324);
     assert_eq!(perft_hashed(&kiwipete, 5, &table), 193_690_690);
-    let parallel = divide_hashed(&kiwipete, 5, 2, 16);
+    let parallel = divide_hashed(&kiwipete, 5, 2, 16).unwrap();
     assert_eq!(parallel, divide(&kiwipete, 5, 1));
 }
 
@@ -159,4 +161,114 @@ fn standard_suite_full() {
 #[ignore]
 fn chess960_suite_deep() {
     run_suite("fischer.epd", 5, 960);
+}
+
+/// The perft command line refuses what it cannot count with a message and exit status 1
+/// instead of aborting.
+#[test]
+fn perft_cli_refuses_bad_input() {
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_escaque"))
+            .args(args)
+            .output()
+            .expect("binary runs")
+    };
+    for (args, reason) in [
+        (
+            &[
+                "perft",
+                "3",
+                "QQQQQQrk/Q4Qpp/Q5QQ/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1",
+            ][..],
+            "white has 27 pieces",
+        ),
+        (
+            &[
+                "perft",
+                "3",
+                "kqqqqqqq/q6q/q6q/q6q/q3q3/q4Nqq/q4qnn/qqqq1qnK w - - 0 1",
+            ],
+            "black has 29 pieces",
+        ),
+        // Digits only.
+        (&["perft", "+3"], "invalid perft depth"),
+        (
+            &["perft", "3", "--threads", "+2"],
+            "--threads needs a number",
+        ),
+        (&["perft", "3", "--hash", "+16"], "--hash needs a number"),
+    ] {
+        let out = run(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("error: ") && stderr.contains(reason),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+/// A perft table the machine cannot hold is an error with exit status 1, not an abort
+/// ("memory allocation failed"): 4 GB under a 1 GB address-space limit.
+#[test]
+fn perft_cli_hash_too_large_for_memory() {
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 1000000 && exec '{}' perft 3 --hash 4096 --threads 1",
+            env!("CARGO_BIN_EXE_escaque")
+        ))
+        .output()
+        .expect("sh runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.starts_with("error: perft hash table: "), "{stderr}");
+    // The same limit leaves room for the default table.
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 1000000 && exec '{}' perft 3 --threads 1",
+            env!("CARGO_BIN_EXE_escaque")
+        ))
+        .output()
+        .expect("sh runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Nodes searched: 8902"));
+}
+
+/// A stop flag set before or during a divide ends it with `Stopped`, with or without a table.
+#[test]
+fn divide_until_stops() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let board = Board::startpos();
+    let stop = AtomicBool::new(true);
+    for hash in [0, 1] {
+        for threads in [1, 2] {
+            assert_eq!(
+                divide_until(&board, 6, threads, hash, &stop),
+                Err(PerftError::Stopped)
+            );
+        }
+    }
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            stop.store(true, Ordering::Relaxed);
+        });
+        let start = std::time::Instant::now();
+        // Depth 9 from the start position takes hours; the stop must end it quickly.
+        assert_eq!(
+            divide_until(&board, 9, 2, 0, &stop),
+            Err(PerftError::Stopped)
+        );
+        assert!(start.elapsed() < std::time::Duration::from_secs(10));
+    });
+    let not_stopped = AtomicBool::new(false);
+    let counts = divide_until(&board, 5, 2, 1, &not_stopped).unwrap();
+    assert_eq!(counts.iter().map(|(_, n)| n).sum::<u64>(), 4_865_609);
 }

@@ -116,6 +116,41 @@ fn fifty_move_rule_and_mate_on_the_hundredth_ply() {
     );
 }
 
+/// The move counters saturate instead of wrapping (issue 13: fullmove 65535 became 0, a FEN the
+/// parser refuses, and 65,536 quiet plies reset the fifty-move count), and every FEN the engine
+/// prints reads back.
+#[test]
+fn move_counters_saturate_and_round_trip() {
+    let mut game = Game::new(board("4k3/8/8/8/8/8/8/4K3 b - - 65535 65535"));
+    play(&mut game, "e8d8");
+    let fen = game.board().to_fen();
+    assert_eq!(fen, "3k4/8/8/8/8/8/8/4K3 w - - 65535 65535");
+    assert_eq!(Board::from_fen(&fen).unwrap().to_fen(), fen);
+    // Knights shuffling far beyond 65,536 plies: the clock sticks at its maximum, the game
+    // stays a fifty-move draw and the null move saturates too.
+    let mut b = board("n3k3/8/8/8/8/8/8/N3K3 w - - 0 1");
+    let cycle = ["a1b3", "a8b6", "b3a1", "b6a8"];
+    for i in 0..70_000 {
+        b = b.make_move(b.parse_uci_move(cycle[i % 4], false).unwrap());
+    }
+    assert_eq!(b.halfmove_clock(), 65535);
+    assert_eq!(b.fullmove_number(), 35_001);
+    assert!(b.is_fifty_move_draw());
+    assert_eq!(b.make_null_move().halfmove_clock(), 65535);
+    assert_eq!(Board::from_fen(&b.to_fen()).unwrap().to_fen(), b.to_fen());
+    // Counters out of range or not plain digits are refused.
+    for (clocks, expected) in [
+        ("65536 1", FenError::BadHalfmoveClock("65536".into())),
+        ("+1 1", FenError::BadHalfmoveClock("+1".into())),
+        ("-1 1", FenError::BadHalfmoveClock("-1".into())),
+        ("0 65536", FenError::BadFullmoveNumber("65536".into())),
+        ("0 +2", FenError::BadFullmoveNumber("+2".into())),
+    ] {
+        let fen = format!("4k3/8/8/8/8/8/8/4K3 w - - {clocks}");
+        assert_eq!(Board::from_fen(&fen).unwrap_err(), expected, "{fen}");
+    }
+}
+
 #[test]
 fn dead_positions() {
     let dead = [
@@ -348,6 +383,80 @@ fn bad_fens_are_rejected_with_reasons() {
             }
         }
     }
+}
+
+/// Material no game can reach is refused (issue 13: such positions overflowed the move list and
+/// aborted the process), while the 218-move record position, which is reachable, loads.
+#[test]
+fn unreachable_material_is_refused() {
+    let white = Color::White;
+    let black = Color::Black;
+    let cases: &[(&str, FenError)] = &[
+        (
+            "QQQQQQrk/Q4Qpp/Q5QQ/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1",
+            FenError::TooManyPieces {
+                color: white,
+                count: 27,
+            },
+        ),
+        (
+            "kqqqqqqq/q6q/q6q/q6q/q3q3/q4Nqq/q4qnn/qqqq1qnK w - - 0 1",
+            FenError::TooManyPieces {
+                color: black,
+                count: 29,
+            },
+        ),
+        (
+            "4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1",
+            FenError::TooManyPawns {
+                color: white,
+                count: 9,
+            },
+        ),
+        // 16 pieces but 9 queens with a pawn still on the board: 8 promotions from 7 pawns.
+        (
+            "4k3/8/8/8/QQQQQQQQ/P7/8/Q3K3 w - - 0 1",
+            FenError::TooManyPromoted {
+                color: white,
+                promoted: 8,
+                pawns: 1,
+            },
+        ),
+        // Three knights and eight pawns.
+        (
+            "1nn1k1n1/pppppppp/8/8/8/8/8/4K3 b - - 0 1",
+            FenError::TooManyPromoted {
+                color: black,
+                promoted: 1,
+                pawns: 8,
+            },
+        ),
+        // Five queens and five pawns: 4 promoted, 3 pawns missing.
+        (
+            "k7/8/8/8/8/8/PPPPP3/QQQQKQRR w - - 0 1",
+            FenError::TooManyPromoted {
+                color: white,
+                promoted: 4,
+                pawns: 5,
+            },
+        ),
+    ];
+    for (fen, expected) in cases {
+        let e = Board::from_fen(fen).expect_err(fen);
+        assert_eq!(&e, expected, "{fen}");
+        assert!(!e.to_string().is_empty());
+    }
+    // At the limits: the 218-move record (nine queens), four promotions for four missing pawns.
+    for fen in [
+        "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1",
+        "k7/8/8/8/8/8/PPPP4/QQQQKQRR w - - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ] {
+        Board::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    }
+    let record = board("R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1");
+    assert_eq!(record.legal_moves().len(), 218);
+    assert_eq!(record.count_legal_moves(), 218);
 }
 
 #[test]

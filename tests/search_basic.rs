@@ -147,3 +147,34 @@ fn bench_positions_are_valid() {
         assert!(Board::from_fen(fen).is_ok(), "{fen}");
     }
 }
+
+/// Once the search has reported its best move the engine is idle, even while the search
+/// thread is still winding down (issue 13: a `go perft` sent right after `bestmove` was
+/// sometimes refused with "a search is running"). The reporter here keeps the search thread
+/// inside `best_move` for a while after the move is out.
+#[test]
+fn idle_as_soon_as_the_best_move_is_out() {
+    struct SlowToReturn(Mutex<std::sync::mpsc::Sender<()>>);
+    impl Reporter for SlowToReturn {
+        fn info(&self, _: &SearchInfo) {}
+        fn best_move(&self, _: Option<Move>, _: Option<Move>) {
+            let _ = self.0.lock().unwrap().send(());
+            std::thread::sleep(std::time::Duration::from_millis(300));
+        }
+    }
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut engine = Engine::new();
+    let request = SearchRequest {
+        board: Board::startpos(),
+        history: Vec::new(),
+        limits: depth(3),
+        budget: TimeBudget::unlimited(Instant::now()),
+        multipv: 1,
+        searchmoves: Vec::new(),
+    };
+    engine.go(request, Arc::new(SlowToReturn(Mutex::new(tx))));
+    rx.recv().unwrap();
+    assert!(!engine.is_searching());
+    engine.wait();
+    assert!(!engine.is_searching());
+}

@@ -155,6 +155,16 @@ fn d_perft_and_eval() {
     assert!(lines.iter().all(|l| !l.starts_with("bestmove")));
 }
 
+/// The move counters saturate: the FEN `d` prints after fullmove 65535 is one the engine accepts.
+#[test]
+fn saturated_move_counters_print_a_valid_fen() {
+    let mut e = EngineProc::start();
+    e.send("position fen 4k3/8/8/8/8/8/8/4K3 b - - 65535 65535 moves e8d8");
+    assert_eq!(e.fen(), "3k4/8/8/8/8/8/8/4K3 w - - 65535 65535");
+    e.send("position fen 3k4/8/8/8/8/8/8/4K3 w - - 65535 65535 moves e1e2");
+    assert_eq!(e.fen(), "3k4/8/8/8/8/8/4K3/8 b - - 65535 65535");
+}
+
 #[test]
 fn command_line_arguments_run_as_commands() {
     let out = std::process::Command::new(binary())
@@ -225,6 +235,9 @@ fn bad_input_changes_nothing() {
         b"position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0".to_vec(),
         b"position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1".to_vec(),
         b"position fen 8/8/8/8/8/8/8/8 w - - 0 1".to_vec(),
+        // Material no game can reach (these overflowed the move list and aborted the process).
+        b"position fen QQQQQQrk/Q4Qpp/Q5QQ/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1".to_vec(),
+        b"position fen kqqqqqqq/q6q/q6q/q6q/q3q3/q4Nqq/q4qnn/qqqq1qnK w - - 0 1".to_vec(),
         b"position fen".to_vec(),
         b"position".to_vec(),
         b"position somewhere".to_vec(),
@@ -390,6 +403,18 @@ fn chess960_castling_round_trip() {
     e.send("go depth 1 searchmoves e1c1");
     let (_, best) = e.bestmove(QUICK);
     assert_eq!(best_of(&best), "e1c1");
+    // A Chess960 position with the option off: castling by a king off the e-file is written
+    // king-takes-rook, since b1c1 is the king's step (issue 13), and the texts read back.
+    let fen = "r3k2r/8/8/8/8/8/8/RK5R w AHkq - 0 1";
+    e.send(&format!("position fen {fen}"));
+    e.send("go depth 1 searchmoves b1a1");
+    let (lines, best) = e.bestmove(QUICK);
+    assert_eq!(best_of(&best), "b1a1");
+    assert!(lines.iter().any(|l| l.contains(" pv b1a1")), "{lines:?}");
+    e.send(&format!("position fen {fen} moves b1a1"));
+    assert_eq!(e.fen(), "r3k2r/8/8/8/8/8/8/2KR3R b kq - 1 1");
+    e.send(&format!("position fen {fen} moves b1c1"));
+    assert_eq!(e.fen(), "r3k2r/8/8/8/8/8/8/R1K4R b kq - 1 1");
 }
 
 #[test]

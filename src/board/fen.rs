@@ -38,6 +38,23 @@ pub enum FenError {
     },
     /// A pawn on the first or eighth rank.
     PawnOnBackRank(Square),
+    /// A side has more than 8 pawns.
+    TooManyPawns {
+        color: Color,
+        count: u32,
+    },
+    /// A side has more than 16 pieces (the king and pawns included).
+    TooManyPieces {
+        color: Color,
+        count: u32,
+    },
+    /// A side has more promoted pieces (queens beyond 1, rooks, bishops or knights beyond 2)
+    /// than it has missing pawns.
+    TooManyPromoted {
+        color: Color,
+        promoted: u32,
+        pawns: u32,
+    },
     /// The side that just moved is in check.
     OpponentInCheck,
 }
@@ -66,23 +83,89 @@ impl fmt::Display for FenError {
             }
             FenError::BadEnPassant(s) => write!(f, "invalid en-passant field '{s}'"),
             FenError::ImpossibleEnPassant(sq) => write!(f, "impossible en-passant square {sq}"),
-            FenError::BadHalfmoveClock(s) => write!(f, "invalid halfmove clock '{s}'"),
-            FenError::BadFullmoveNumber(s) => write!(f, "invalid fullmove number '{s}'"),
+            FenError::BadHalfmoveClock(s) => {
+                write!(f, "invalid halfmove clock '{s}' (expected 0 to 65535)")
+            }
+            FenError::BadFullmoveNumber(s) => {
+                write!(f, "invalid fullmove number '{s}' (expected 1 to 65535)")
+            }
             FenError::KingCount { color, count } => {
-                let side = if *color == Color::White {
-                    "white"
-                } else {
-                    "black"
-                };
-                write!(f, "{side} has {count} kings, expected exactly 1")
+                write!(f, "{} has {count} kings, expected exactly 1", side(*color))
             }
             FenError::PawnOnBackRank(sq) => write!(f, "pawn on the first or last rank ({sq})"),
+            FenError::TooManyPawns { color, count } => {
+                write!(f, "{} has {count} pawns, at most 8 possible", side(*color))
+            }
+            FenError::TooManyPieces { color, count } => {
+                write!(
+                    f,
+                    "{} has {count} pieces, at most 16 possible",
+                    side(*color)
+                )
+            }
+            FenError::TooManyPromoted {
+                color,
+                promoted,
+                pawns,
+            } => write!(
+                f,
+                "{} has {promoted} promoted pieces but only {} missing pawns \
+                 (pieces beyond 1 queen and 2 rooks, bishops or knights need a promotion)",
+                side(*color),
+                8 - pawns
+            ),
             FenError::OpponentInCheck => write!(f, "the side not to move is in check"),
         }
     }
 }
 
 impl std::error::Error for FenError {}
+
+fn side(color: Color) -> &'static str {
+    if color == Color::White {
+        "white"
+    } else {
+        "black"
+    }
+}
+
+/// Refuses material no game can reach: more than 8 pawns or 16 pieces a side, or more promoted
+/// pieces than missing pawns. This is also what keeps every accepted position, and every position
+/// reachable from it by legal moves (a move never breaks these counts), within the capacity of
+/// [`super::MoveList`]: no placement of such material has more than 218 legal moves (T. Peter's
+/// 2024 computer proof searched all placements of material of this kind, not only reachable
+/// positions).
+fn check_material(board: &Board) -> Result<(), FenError> {
+    for color in Color::ALL {
+        let count = |pt| board.pieces_of(color, pt).count();
+        let pawns = count(PieceType::Pawn);
+        if pawns > 8 {
+            return Err(FenError::TooManyPawns {
+                color,
+                count: pawns,
+            });
+        }
+        let pieces = board.colored(color).count();
+        if pieces > 16 {
+            return Err(FenError::TooManyPieces {
+                color,
+                count: pieces,
+            });
+        }
+        let promoted = count(PieceType::Queen).saturating_sub(1)
+            + count(PieceType::Rook).saturating_sub(2)
+            + count(PieceType::Bishop).saturating_sub(2)
+            + count(PieceType::Knight).saturating_sub(2);
+        if promoted > 8 - pawns {
+            return Err(FenError::TooManyPromoted {
+                color,
+                promoted,
+                pawns,
+            });
+        }
+    }
+    Ok(())
+}
 
 impl Board {
     /// Parses and validates a FEN. Accepts 6 fields or 4 (clocks default to 0 and 1), castling as
@@ -109,16 +192,16 @@ impl Board {
         if let Some(sq) = (board.pieces(PieceType::Pawn) & back_ranks).next() {
             return Err(FenError::PawnOnBackRank(sq));
         }
+        check_material(&board)?;
         parse_castling(&mut board, fields[2])?;
         board.update_castling_rooks();
         let en_passant = parse_en_passant(&board, fields[3])?;
         if fields.len() == 6 {
-            board.halfmove_clock = fields[4]
-                .parse()
-                .map_err(|_| FenError::BadHalfmoveClock(fields[4].to_string()))?;
-            board.fullmove_number = fields[5]
-                .parse::<u16>()
-                .ok()
+            // Digits only (no sign), within the u16 counters: every FEN `to_fen` prints (the
+            // counters saturate at 65535) reads back.
+            board.halfmove_clock = parse_counter(fields[4])
+                .ok_or_else(|| FenError::BadHalfmoveClock(fields[4].to_string()))?;
+            board.fullmove_number = parse_counter(fields[5])
                 .filter(|&n| n >= 1)
                 .ok_or_else(|| FenError::BadFullmoveNumber(fields[5].to_string()))?;
         }
@@ -222,6 +305,14 @@ impl Board {
             CastleSide::Queen => beyond.min(),
         }
     }
+}
+
+/// A move counter: ASCII digits only, at most 65535.
+fn parse_counter(text: &str) -> Option<u16> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
 }
 
 fn parse_placement(board: &mut Board, placement: &str) -> Result<(), FenError> {

@@ -27,9 +27,11 @@ impl Board {
         if let Some(ep) = self.en_passant.take() {
             self.key ^= zobrist::en_passant(ep);
         }
-        self.halfmove_clock += 1;
+        // Saturating: a clock that wrapped would forget the fifty-move rule and print a FEN
+        // (fullmove 0) that the parser refuses.
+        self.halfmove_clock = self.halfmove_clock.saturating_add(1);
         if us == Color::Black {
-            self.fullmove_number += 1;
+            self.fullmove_number = self.fullmove_number.saturating_add(1);
         }
         let mut double_push_target = None;
 

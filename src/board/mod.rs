@@ -259,7 +259,7 @@ impl Board {
                     } else {
                         File::A
                     };
-                    rook.file() != rook_file || self.king(color).file() != File::new(4)
+                    rook.file() != rook_file || self.king(color).file() != File::E
                 })
             })
         })
@@ -339,7 +339,7 @@ impl Board {
         if let Some(ep) = board.en_passant.take() {
             board.key ^= zobrist::en_passant(ep);
         }
-        board.halfmove_clock += 1;
+        board.halfmove_clock = board.halfmove_clock.saturating_add(1);
         board.side_to_move = !board.side_to_move;
         board.key ^= zobrist::side(Color::Black);
         board.update_checks_and_pins();

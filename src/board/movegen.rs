@@ -15,8 +15,18 @@ use crate::attacks::{
 };
 use crate::types::{Bitboard, CastleSide, Color, Move, MoveFlag, PieceType, Square};
 
-/// A list of moves; 218 is the most any legal position has.
+/// A list of moves; 218 is the most any legal position has, and FEN validation refuses material
+/// that could have more (see `check_material` in fen.rs).
 pub type MoveList = ArrayVec<Move, 256>;
+
+/// Appends `mv`; never panics. A full list drops the move (it cannot fill up in any position the
+/// FEN parser accepts; debug builds assert that). `try_push` costs the same length check as
+/// `push` without the panic path: `perft 6 --hash 0 --threads 1` measured the same.
+#[inline(always)]
+fn add(list: &mut MoveList, mv: Move) {
+    let pushed = list.try_push(mv);
+    debug_assert!(pushed.is_ok(), "move list overflow");
+}
 
 /// Set-wise pawn moves handed to a sink: all targets share one origin offset and one kind.
 #[derive(Copy, Clone, PartialEq, Eq)]
@@ -55,7 +65,7 @@ impl MoveSink for MoveList {
             } else {
                 MoveFlag::Quiet
             };
-            self.push(Move::new(from, to, flag));
+            add(self, Move::new(from, to, flag));
         }
     }
     #[inline(always)]
@@ -63,13 +73,16 @@ impl MoveSink for MoveList {
         for to in targets {
             let from = to.offset(-delta);
             match kind {
-                PawnMoves::Push => self.push(Move::new(from, to, MoveFlag::Quiet)),
-                PawnMoves::DoublePush => self.push(Move::new(from, to, MoveFlag::DoublePush)),
-                PawnMoves::Capture => self.push(Move::new(from, to, MoveFlag::Capture)),
+                PawnMoves::Push => add(self, Move::new(from, to, MoveFlag::Quiet)),
+                PawnMoves::DoublePush => add(self, Move::new(from, to, MoveFlag::DoublePush)),
+                PawnMoves::Capture => add(self, Move::new(from, to, MoveFlag::Capture)),
                 PawnMoves::PushPromotion | PawnMoves::CapturePromotion => {
                     let capture = kind == PawnMoves::CapturePromotion;
                     for piece in PROMOTIONS {
-                        self.push(Move::new(from, to, MoveFlag::promotion(piece, capture)));
+                        add(
+                            self,
+                            Move::new(from, to, MoveFlag::promotion(piece, capture)),
+                        );
                     }
                 }
             }
@@ -77,7 +90,7 @@ impl MoveSink for MoveList {
     }
     #[inline(always)]
     fn special_move(&mut self, mv: Move) {
-        self.push(mv);
+        add(self, mv);
     }
 }
 

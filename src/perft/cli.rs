@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use super::divide_hashed;
 use crate::board::Board;
+use crate::uci::command::parse_unsigned;
 
 const USAGE: &str = "usage: escaque perft <depth> [FEN] [--threads N] [--hash MB]";
 
@@ -21,7 +22,7 @@ pub fn run(args: &[String]) -> ExitCode {
     while let Some(word) = words.next() {
         match word.as_str() {
             "--threads" | "--hash" => {
-                let value = words.next().and_then(|v| v.parse::<usize>().ok());
+                let value = words.next().and_then(|v| parse_unsigned::<usize>(v));
                 match (word.as_str(), value) {
                     ("--threads", Some(t)) if t >= 1 => threads = t,
                     ("--hash", Some(mb)) if mb <= 1 << 16 => hash_mb = mb,
@@ -38,7 +39,7 @@ pub fn run(args: &[String]) -> ExitCode {
         eprintln!("{USAGE}");
         return ExitCode::FAILURE;
     };
-    let Some(depth) = depth_text.parse::<u32>().ok().filter(|&d| d <= 20) else {
+    let Some(depth) = parse_unsigned::<u32>(depth_text).filter(|&d| d <= 20) else {
         eprintln!("error: invalid perft depth '{depth_text}' (expected a number from 0 to 20)");
         return ExitCode::FAILURE;
     };
@@ -56,7 +57,13 @@ pub fn run(args: &[String]) -> ExitCode {
     };
     let chess960 = board.has_chess960_castling();
     let start = Instant::now();
-    let counts = divide_hashed(&board, depth, threads, hash_mb);
+    let counts = match divide_hashed(&board, depth, threads, hash_mb) {
+        Ok(counts) => counts,
+        Err(e) => {
+            eprintln!("error: {e} (try a smaller --hash, or --hash 0)");
+            return ExitCode::FAILURE;
+        }
+    };
     let elapsed = start.elapsed();
     let total: u64 = if depth == 0 {
         1

@@ -6,7 +6,7 @@
 //! other fast perft tools do): transpositions are counted once. Entries are verified with the
 //! full 64-bit key, so a wrong count needs a 64-bit key collision between different positions.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 pub mod cli;
 
@@ -41,15 +41,23 @@ pub struct PerftTable {
 
 impl PerftTable {
     /// A table of about `megabytes` MB (rounded down to a power of two of 16-byte slots).
+    /// Aborts if memory runs out: use [`PerftTable::try_new`] for sizes from the user.
     pub fn new(megabytes: usize) -> PerftTable {
-        let wanted = (megabytes.max(1) << 20) / 16;
+        PerftTable::try_new(megabytes).expect("perft table allocation")
+    }
+
+    /// [`PerftTable::new`], or an error (not an abort) when the memory is not there.
+    pub fn try_new(megabytes: usize) -> Result<PerftTable, String> {
+        let wanted = (crate::tt::table_bytes(megabytes)? / 16).max(1);
         let len = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
-        PerftTable {
-            slots: (0..len)
-                .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
-                .collect(),
+        // Zeroed memory straight from the allocator: pages a small perft never writes stay
+        // untouched, so it takes milliseconds whatever the table size.
+        let slots = crate::tt::try_zeroed_vec::<[AtomicU64; 2]>(len)
+            .ok_or_else(|| format!("cannot allocate {megabytes} MB"))?;
+        Ok(PerftTable {
+            slots,
             mask: len - 1,
-        }
+        })
     }
 
     fn probe(&self, key: u64, depth: u32) -> Option<u64> {
@@ -92,52 +100,134 @@ pub fn perft_hashed(board: &Board, depth: u32, table: &PerftTable) -> u64 {
     count
 }
 
+/// Why a divide did not finish.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PerftError {
+    /// The subtree-count table could not be allocated.
+    Memory(String),
+    /// The stop flag was set.
+    Stopped,
+}
+
+impl std::fmt::Display for PerftError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PerftError::Memory(e) => write!(f, "perft hash table: {e}"),
+            PerftError::Stopped => write!(f, "perft stopped"),
+        }
+    }
+}
+
+impl std::error::Error for PerftError {}
+
+/// Nodes this deep and deeper check the stop flag; shallower subtrees (a few million leaves at
+/// most, milliseconds) run the plain counters, so the flag costs nothing measurable.
+const STOP_CHECK_DEPTH: u32 = 5;
+
+/// [`perft_hashed`] (or [`perft`] without a table) that gives up, returning a partial count,
+/// once `stop` is set. Partial counts are never stored in the table.
+fn perft_until(board: &Board, depth: u32, table: Option<&PerftTable>, stop: &AtomicBool) -> u64 {
+    if depth < STOP_CHECK_DEPTH {
+        return match table {
+            Some(table) => perft_hashed(board, depth, table),
+            None => perft(board, depth),
+        };
+    }
+    if stop.load(Ordering::Relaxed) {
+        return 0;
+    }
+    if let Some(count) = table.and_then(|t| t.probe(board.hash(), depth)) {
+        return count;
+    }
+    let mut moves = MoveList::new();
+    board.generate_all(&mut moves);
+    let count = moves
+        .iter()
+        .map(|&mv| perft_until(&board.make_move(mv), depth - 1, table, stop))
+        .sum();
+    if let Some(table) = table {
+        if !stop.load(Ordering::Relaxed) {
+            table.store(board.hash(), depth, count);
+        }
+    }
+    count
+}
+
 /// Leaf counts per root move ("divide"), in generation order. `threads` = 1 runs serially;
 /// more splits the root moves over a rayon pool of that size.
 pub fn divide(board: &Board, depth: u32, threads: usize) -> Vec<(Move, u64)> {
-    divide_hashed(board, depth, threads, 0)
+    divide_until(board, depth, threads, 0, &AtomicBool::new(false))
+        .expect("no table to allocate and never stopped")
 }
 
 /// [`divide`] with subtree counts cached in a table of `hash_mb` MB shared by all threads
-/// (0: no table).
+/// (0: no table); an error if the table cannot be allocated.
 pub fn divide_hashed(
     board: &Board,
     depth: u32,
     threads: usize,
     hash_mb: usize,
-) -> Vec<(Move, u64)> {
+) -> Result<Vec<(Move, u64)>, PerftError> {
+    divide_until(board, depth, threads, hash_mb, &AtomicBool::new(false))
+}
+
+/// [`divide_hashed`] that ends early with [`PerftError::Stopped`] once `stop` is set (UCI `stop`
+/// during `go perft`); the flag is checked at every node of depth 5 or more.
+pub fn divide_until(
+    board: &Board,
+    depth: u32,
+    threads: usize,
+    hash_mb: usize,
+    stop: &AtomicBool,
+) -> Result<Vec<(Move, u64)>, PerftError> {
     if depth == 0 {
-        return Vec::new();
+        return Ok(Vec::new());
     }
     let moves = board.legal_moves();
-    let table = (hash_mb > 0 && depth > 2).then(|| PerftTable::new(hash_mb));
-    let subtree = |child: &Board, depth: u32| match &table {
-        Some(table) => perft_hashed(child, depth, table),
-        None => perft(child, depth),
+    let table = if hash_mb > 0 && depth > 2 {
+        Some(PerftTable::try_new(hash_mb).map_err(PerftError::Memory)?)
+    } else {
+        None
     };
-    if threads <= 1 {
-        return moves
+    let subtree = |child: &Board, depth: u32| perft_until(child, depth, table.as_ref(), stop);
+    let serial = || -> Vec<(Move, u64)> {
+        moves
             .iter()
             .map(|&mv| (mv, subtree(&board.make_move(mv), depth - 1)))
-            .collect();
-    }
-    // Split two plies deep (about 400 tasks from the start position instead of 20), so the last
-    // big subtree does not leave the other threads idle at the end.
-    let count = |mv: &Move| {
-        let child = board.make_move(*mv);
-        let nodes = if depth >= 3 {
-            let replies = child.legal_moves();
-            replies
-                .par_iter()
-                .map(|&reply| subtree(&child.make_move(reply), depth - 2))
-                .sum()
-        } else {
-            subtree(&child, depth - 1)
-        };
-        (*mv, nodes)
+            .collect()
     };
-    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-        Ok(pool) => pool.install(|| moves.par_iter().map(count).collect()),
-        Err(_) => moves.iter().map(count).collect(),
+    let pool = (threads > 1)
+        .then(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .ok()
+        })
+        .flatten();
+    let counts = match pool {
+        // One thread, or no pool could be built (threads cannot be spawned): count serially.
+        None => serial(),
+        Some(pool) => {
+            // Split two plies deep (about 400 tasks from the start position instead of 20), so
+            // the last big subtree does not leave the other threads idle at the end.
+            let count = |mv: &Move| {
+                let child = board.make_move(*mv);
+                let nodes = if depth >= 3 {
+                    let replies = child.legal_moves();
+                    replies
+                        .par_iter()
+                        .map(|&reply| subtree(&child.make_move(reply), depth - 2))
+                        .sum()
+                } else {
+                    subtree(&child, depth - 1)
+                };
+                (*mv, nodes)
+            };
+            pool.install(|| moves.par_iter().map(count).collect())
+        }
+    };
+    if stop.load(Ordering::Relaxed) {
+        return Err(PerftError::Stopped);
     }
+    Ok(counts)
 }

@@ -4,6 +4,7 @@
 //! entry moves towards its bound by a fraction of the distance, so it saturates smoothly.
 
 use super::params::HISTORY_MAX;
+use crate::tt::try_zeroed_vec;
 use crate::types::{Color, Move, Piece, PieceType, Square};
 
 /// (piece, destination) packed as `piece * 64 + square`: the key of continuation history.
@@ -33,18 +34,27 @@ pub struct Histories {
 
 impl Default for Histories {
     fn default() -> Self {
-        Histories {
-            butterfly: vec![0; 2 * 64 * 64],
-            capture: vec![0; 12 * 64 * 6],
-            continuation: vec![0; (NO_PIECE_TO + 1) * NO_PIECE_TO],
-            counters: vec![Move::NULL; NO_PIECE_TO + 1],
-        }
+        Histories::try_new().expect("history tables allocation")
     }
 }
 
 impl Histories {
+    /// Empty tables, or `None` if they cannot be allocated (about 1.2 MB a search thread).
+    pub fn try_new() -> Option<Histories> {
+        Some(Histories {
+            butterfly: try_zeroed_vec(2 * 64 * 64)?,
+            capture: try_zeroed_vec(12 * 64 * 6)?,
+            continuation: try_zeroed_vec((NO_PIECE_TO + 1) * NO_PIECE_TO)?,
+            counters: try_zeroed_vec(NO_PIECE_TO + 1)?,
+        })
+    }
+
+    /// Forgets everything (in place: nothing to allocate).
     pub fn clear(&mut self) {
-        *self = Histories::default();
+        self.butterfly.fill(0);
+        self.capture.fill(0);
+        self.continuation.fill(0);
+        self.counters.fill(Move::NULL);
     }
 
     #[inline(always)]

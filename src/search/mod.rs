@@ -24,6 +24,16 @@ use crate::tt::TranspositionTable;
 use crate::types::Move;
 use thread::ThreadData;
 
+/// Gives every thread the engine's evaluation (the network is shared, not copied).
+fn set_evaluation(pool: &mut [ThreadData], network: &Arc<Network>, use_nnue: bool) {
+    for td in pool {
+        td.use_nnue = use_nnue;
+        if !Arc::ptr_eq(&td.net, network) {
+            td.net = Arc::clone(network);
+        }
+    }
+}
+
 /// Everything one search needs to know.
 #[derive(Clone, Debug)]
 pub struct SearchRequest {
@@ -46,7 +56,8 @@ pub struct SearchSignals {
     /// True while pondering or in `go infinite`: the search must not end (or print `bestmove`)
     /// on its own until this is cleared by `ponderhit` or the search is stopped.
     pub hold: AtomicBool,
-    /// True while pondering: time limits do not run yet.
+    /// True while pondering: the time limits are not enforced yet (their clock runs from
+    /// `go ponder`, so after `ponderhit` the time spent pondering counts).
     pub pondering: AtomicBool,
 }
 
@@ -59,12 +70,43 @@ pub struct Engine {
     pool: Vec<ThreadData>,
     tt: Arc<TranspositionTable>,
     last_nodes: Arc<AtomicU64>,
+    /// Set just before the running search's `bestmove` is reported.
+    answered: Arc<AtomicBool>,
     hash_mb: usize,
     threads: usize,
     /// The evaluation network every search thread uses.
     network: Arc<Network>,
     /// Whether the network evaluates (`Use NNUE`), or the hand-crafted evaluation.
     use_nnue: bool,
+}
+
+/// Passes reports on, and marks the search answered just before its `bestmove` goes out.
+struct Answering {
+    inner: Arc<dyn Reporter>,
+    answered: Arc<AtomicBool>,
+}
+
+impl Reporter for Answering {
+    fn info(&self, info: &SearchInfo) {
+        self.inner.info(info);
+    }
+    fn message(&self, text: &str) {
+        self.inner.message(text);
+    }
+    fn best_move(&self, best: Option<Move>, ponder: Option<Move>) {
+        self.answered.store(true, Ordering::Release);
+        self.inner.best_move(best, ponder);
+    }
+}
+
+/// Reports nothing but the end of the search, over a channel.
+struct Done(std::sync::mpsc::Sender<()>);
+
+impl Reporter for Done {
+    fn info(&self, _: &SearchInfo) {}
+    fn best_move(&self, _: Option<Move>, _: Option<Move>) {
+        let _ = self.0.send(());
+    }
 }
 
 impl Default for Engine {
@@ -85,6 +127,7 @@ impl Engine {
             pool: Vec::new(),
             tt: Arc::new(TranspositionTable::new(Self::DEFAULT_HASH_MB)),
             last_nodes: Arc::new(AtomicU64::new(0)),
+            answered: Arc::new(AtomicBool::new(false)),
             hash_mb: Self::DEFAULT_HASH_MB,
             threads: 1,
             network: Network::default_network(),
@@ -102,25 +145,85 @@ impl Engine {
         self.signals
             .pondering
             .store(request.limits.ponder, Ordering::Release);
+        self.answered.store(false, Ordering::Release);
+        let reporter: Arc<dyn Reporter> = Arc::new(Answering {
+            inner: reporter,
+            answered: Arc::clone(&self.answered),
+        });
         let signals = Arc::clone(&self.signals);
         let tt = Arc::clone(&self.tt);
         let last_nodes = Arc::clone(&self.last_nodes);
+        let threads = self.threads;
         let mut pool = std::mem::take(&mut self.pool);
-        pool.truncate(self.threads);
-        while pool.len() < self.threads {
-            pool.push(ThreadData::new(pool.len()));
-        }
-        for td in &mut pool {
-            td.use_nnue = self.use_nnue;
-            if !Arc::ptr_eq(&td.net, &self.network) {
-                td.net = Arc::clone(&self.network);
+        pool.truncate(threads);
+        let worker_reporter = Arc::clone(&reporter);
+        let worker_request = request.clone();
+        let (network, use_nnue) = (Arc::clone(&self.network), self.use_nnue);
+        let spawned = std::thread::Builder::new()
+            .name("search".into())
+            .spawn(move || {
+                let (request, reporter) = (worker_request, worker_reporter);
+                // Thread data is allocated here, not on the controller: 1024 threads' tables
+                // take seconds to clear, and `isready` must not wait for them.
+                while pool.len() < threads && (pool.is_empty() || thread::memory_to_spare(0)) {
+                    match ThreadData::try_new(pool.len()) {
+                        Some(td) => pool.push(td),
+                        None => break,
+                    }
+                }
+                if pool.is_empty() {
+                    reporter.message("error: no memory for the search; playing any legal move");
+                    reporter.best_move(None, None);
+                    return pool;
+                }
+                set_evaluation(&mut pool, &network, use_nnue);
+                if pool.len() < threads {
+                    reporter.message(&format!(
+                        "memory for only {} of {threads} search threads; searching with {}",
+                        pool.len(),
+                        pool.len()
+                    ));
+                }
+                let nodes =
+                    thread::run_search(&request, &signals, &tt, &mut pool, reporter.as_ref());
+                last_nodes.store(nodes, Ordering::Release);
+                pool
+            });
+        match spawned {
+            Ok(worker) => self.worker = Some(worker),
+            Err(e) => {
+                // No thread to be had: answer at once from a depth-1 search on this thread (a
+                // search that only `stop` could end would block the controller for ever).
+                reporter.message(&format!(
+                    "cannot start the search thread ({e}); answering from a depth-1 search"
+                ));
+                let request = SearchRequest {
+                    limits: Limits {
+                        depth: Some(1),
+                        ..Limits::default()
+                    },
+                    budget: TimeBudget::unlimited(request.budget.start),
+                    ..request
+                };
+                self.signals.hold.store(false, Ordering::Release);
+                self.signals.pondering.store(false, Ordering::Release);
+                let mut pool: Vec<ThreadData> = ThreadData::try_new(0).into_iter().collect();
+                set_evaluation(&mut pool, &self.network, self.use_nnue);
+                if pool.is_empty() {
+                    reporter.best_move(None, None);
+                } else {
+                    let nodes = thread::run_search(
+                        &request,
+                        &self.signals,
+                        &self.tt,
+                        &mut pool,
+                        reporter.as_ref(),
+                    );
+                    self.last_nodes.store(nodes, Ordering::Release);
+                    self.pool = pool;
+                }
             }
         }
-        self.worker = Some(std::thread::spawn(move || {
-            let nodes = thread::run_search(&request, &signals, &tt, &mut pool, reporter.as_ref());
-            last_nodes.store(nodes, Ordering::Release);
-            pool
-        }));
     }
 
     /// Runs a search to completion on this thread's behalf and returns the nodes it searched
@@ -129,6 +232,22 @@ impl Engine {
         self.go(request, reporter);
         self.wait();
         self.last_nodes.load(Ordering::Acquire)
+    }
+
+    /// [`Engine::search_sync`] without a reporter that also ends when `stop` is set (checked
+    /// every few milliseconds): the nodes searched, or `None` if it was stopped.
+    pub fn search_until(&mut self, request: SearchRequest, stop: &AtomicBool) -> Option<u64> {
+        let (done_tx, done_rx) = std::sync::mpsc::channel();
+        self.go(request, Arc::new(Done(done_tx)));
+        while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+            done_rx.recv_timeout(std::time::Duration::from_millis(5))
+        {
+            if stop.load(Ordering::Acquire) {
+                self.stop();
+            }
+        }
+        self.wait();
+        (!stop.load(Ordering::Acquire)).then(|| self.last_nodes.load(Ordering::Acquire))
     }
 
     /// Asks the search to stop; `bestmove` follows from the search thread.
@@ -152,8 +271,13 @@ impl Engine {
         }
     }
 
+    /// Whether a search is running and has not yet given its `bestmove`. Once the `bestmove` is
+    /// out the engine counts as idle, although the worker may still be handing its thread data
+    /// back: [`Engine::wait`] (which every change of engine state calls) then returns at once.
+    /// So a command sent after `bestmove` never finds the engine busy.
     pub fn is_searching(&self) -> bool {
         self.worker.as_ref().is_some_and(|w| !w.is_finished())
+            && !self.answered.load(Ordering::Acquire)
     }
 
     /// Resizes the transposition table (waits for a running search first).

@@ -92,14 +92,21 @@ pub struct ThreadData {
 }
 
 impl ThreadData {
-    pub fn new(id: usize) -> ThreadData {
-        ThreadData {
+    /// Fresh thread data, or `None` if the memory is not there (1024 threads under a memory
+    /// limit must not abort the process).
+    pub fn try_new(id: usize) -> Option<ThreadData> {
+        let mut keys = Vec::new();
+        keys.try_reserve_exact(1024).ok()?;
+        let mut stack = Vec::new();
+        stack.try_reserve_exact(MAX_PLY + 8).ok()?;
+        stack.resize(MAX_PLY + 8, StackEntry::default());
+        Some(ThreadData {
             id,
-            hist: Histories::default(),
-            stack: vec![StackEntry::default(); MAX_PLY + 8],
-            pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
+            hist: Histories::try_new()?,
+            stack,
+            pv: crate::tt::try_zeroed_vec(MAX_PLY + 1)?,
             pv_len: [0; MAX_PLY + 1],
-            keys: Vec::with_capacity(1024),
+            keys,
             root_len: 0,
             root_board: Board::startpos(),
             root_moves: Vec::new(),
@@ -113,7 +120,7 @@ impl ThreadData {
             net: Network::default_network(),
             nnue: AccumulatorStack::new(MAX_PLY + 8),
             use_nnue: true,
-        }
+        })
     }
 
     /// Forgets learned statistics (`ucinewgame`).
@@ -402,11 +409,53 @@ pub fn run_search(
         reporter.best_move(None, None);
         return 0;
     }
+    // Where memory is tight (an address-space limit), helpers are started one at a time and
+    // wait until all are up: each first sets up its share of the allocator and reports ready,
+    // so the memory check before the next one sees what it took. Otherwise they start at once.
+    let careful = !memory_to_spare(helpers.len().saturating_mul(THREAD_MEMORY));
+    let released = (std::sync::Mutex::new(!careful), std::sync::Condvar::new());
     std::thread::scope(|scope| {
-        for td in helpers.iter_mut() {
+        let wanted = helpers.len();
+        let (ready_tx, ready_rx) = std::sync::mpsc::channel::<()>();
+        for (started, td) in helpers.iter_mut().enumerate() {
             let sh = &sh;
-            scope.spawn(move || td.iterative_deepening(sh, &super::SilentReporter));
+            let ready = ready_tx.clone();
+            let released = &released;
+            let spawned = if !careful || memory_to_spare(0) {
+                std::thread::Builder::new()
+                    .name(format!("search {}", started + 1))
+                    .spawn_scoped(scope, move || {
+                        std::hint::black_box(Box::new(0u64));
+                        let _ = ready.send(());
+                        let (lock, go) = released;
+                        let mut go_on = lock.lock().unwrap_or_else(|e| e.into_inner());
+                        while !*go_on {
+                            go_on = go.wait(go_on).unwrap_or_else(|e| e.into_inner());
+                        }
+                        drop(go_on);
+                        td.iterative_deepening(sh, &super::SilentReporter)
+                    })
+                    .map_err(|e| e.to_string())
+                    .and_then(|_| match careful {
+                        true => ready_rx.recv().map_err(|e| e.to_string()),
+                        false => Ok(()),
+                    })
+            } else {
+                Err("memory is short".to_string())
+            };
+            // No more threads to be had (a limit on threads or memory): search with fewer.
+            if let Err(e) = spawned {
+                reporter.message(&format!(
+                    "could start only {} of {} search threads ({e}); searching with {}",
+                    started + 1,
+                    wanted + 1,
+                    started + 1
+                ));
+                break;
+            }
         }
+        *released.0.lock().unwrap_or_else(|e| e.into_inner()) = true;
+        released.1.notify_all();
         main.iterative_deepening(&sh, reporter);
         wait_while_held(signals);
         sh.abort.store(true, Ordering::Relaxed);
@@ -431,6 +480,28 @@ pub fn run_search(
     }
     reporter.best_move(Some(best.mv), ponder);
     sh.nodes.load(Ordering::Relaxed)
+}
+
+/// Address space the engine keeps free when it sets up search threads, for what the threads
+/// it already has will allocate (a thread's signal stack, small allocations): taking threads
+/// and their tables until the system refuses would leave those to fail, and a failed
+/// allocation aborts the process.
+const MEMORY_HEADROOM: usize = 64 << 20;
+
+/// A generous bound on the address space one more search thread takes: its stack (2 MB) and
+/// the C allocator's arena for it (glibc reserves 64 MB, twice that while aligning it).
+const THREAD_MEMORY: usize = 128 << 20;
+
+/// Whether `bytes` plus [`MEMORY_HEADROOM`] can still be allocated (it is freed at once;
+/// without a memory limit this is an unused mapping made and dropped, a few microseconds).
+pub(super) fn memory_to_spare(bytes: usize) -> bool {
+    let mut probe: Vec<u8> = Vec::new();
+    let spare = probe
+        .try_reserve_exact(bytes.saturating_add(MEMORY_HEADROOM))
+        .is_ok();
+    // Keep the allocation: an allocation that is never used may be optimised away.
+    std::hint::black_box(&mut probe);
+    spare
 }
 
 /// `go infinite` and `go ponder` never end on their own: wait for `stop` or `ponderhit`.

@@ -12,6 +12,7 @@ pub struct Rank(u8);
 
 impl File {
     pub const A: File = File(0);
+    pub const E: File = File(4);
     pub const H: File = File(7);
 
     /// The file with index `i`; `i` must be below 8.

@@ -221,8 +221,8 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "eval" => Command::Eval,
         "bench" => match args.first() {
             None => Command::Bench(None),
-            Some(t) => match t.parse::<i32>() {
-                Ok(d) if (1..=64).contains(&d) => Command::Bench(Some(d)),
+            Some(t) => match parse_unsigned::<i32>(t) {
+                Some(d) if (1..=64).contains(&d) => Command::Bench(Some(d)),
                 _ => return Err(ParseError::BadBenchDepth(t.to_string())),
             },
         },
@@ -287,6 +287,15 @@ fn looks_like_move(token: &str) -> bool {
             && (b.len() == 4 || b"nbrqNBRQ".contains(&b[4])))
 }
 
+/// An unsigned number written as ASCII digits only: `+3`, `-0`, ` 3` and the empty string are
+/// refused (Rust's `parse` accepts a leading `+`).
+pub fn parse_unsigned<T: std::str::FromStr>(text: &str) -> Option<T> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
 /// A signed integer clamped into `0..=u64::MAX` (GUIs send `btime -78`); huge values saturate.
 fn parse_clamped(key: &str, value: Option<&&str>) -> Result<u64, ParseError> {
     let bad = || ParseError::BadGoValue {
@@ -308,8 +317,8 @@ fn parse_go(args: &[&str]) -> Result<Command, ParseError> {
     if args.first() == Some(&"perft") {
         return match args.get(1) {
             None => Err(ParseError::BadPerftDepth(None)),
-            Some(t) => match t.parse::<u32>() {
-                Ok(d) if d <= 20 => Ok(Command::Perft(d)),
+            Some(t) => match parse_unsigned::<u32>(t) {
+                Some(d) if d <= 20 => Ok(Command::Perft(d)),
                 _ => Err(ParseError::BadPerftDepth(Some(t.to_string()))),
             },
         };
@@ -586,6 +595,14 @@ mod tests {
         assert_eq!(parse("go perft"), Err(ParseError::BadPerftDepth(None)));
         assert!(parse("go perft x").is_err());
         assert!(parse("go perft 21").is_err());
+        // Digits only: a sign is not a number here.
+        for bad in ["+3", "-0", "3x", "0x3"] {
+            assert!(parse(&format!("go perft {bad}")).is_err(), "{bad}");
+            assert!(parse(&format!("bench {bad}")).is_err(), "{bad}");
+        }
+        assert_eq!(parse_unsigned::<u32>("007"), Some(7));
+        assert_eq!(parse_unsigned::<u32>("+7"), None);
+        assert_eq!(parse_unsigned::<u8>("256"), None);
     }
 
     #[test]

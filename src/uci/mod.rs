@@ -1,8 +1,10 @@
 //! The UCI front end. A reader thread turns stdin into lines (raw bytes, lossy UTF-8, EOF becomes
 //! `quit`) and sends them over a channel; the main thread parses each line into a
 //! [`Command`] and runs it synchronously on the [`Uci`] controller. `go` hands the search to the
-//! [`Engine`] and returns at once, so `isready`, `stop` and `quit` are always handled within
-//! milliseconds; the search thread prints `bestmove` through a [`UciReporter`].
+//! [`Engine`] and returns at once, and `go perft` and `bench` run on a thread of their own, so
+//! `isready`, `stop` and `quit` are always handled within milliseconds; the search thread prints
+//! `bestmove` through a [`UciReporter`]. Once `bestmove` (or a perft or bench result) is out, the
+//! engine is idle: the next command never finds it busy.
 //!
 //! Commands that change the engine (`setoption Hash|Threads|Clear Hash`, `ucinewgame`) arriving
 //! while a search runs are recorded at once and applied when the search has ended, so the
@@ -14,8 +16,10 @@ pub mod options;
 pub mod output;
 
 use std::io::BufRead;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::Arc;
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 pub use command::{Command, Go, ParseError, StartPosition};
@@ -84,10 +88,62 @@ enum Deferred {
     Network(Arc<crate::nnue::Network>),
 }
 
+/// A `go perft` or `bench` running on its own thread.
+struct Job {
+    /// Set by `stop` (and `quit`, and a `go`): the job ends early, saying so.
+    stop: Arc<AtomicBool>,
+    /// Set just before the job prints its result: from then on it counts as finished.
+    done: Arc<AtomicBool>,
+    handle: JoinHandle<()>,
+}
+
+impl Job {
+    fn running(&self) -> bool {
+        !self.done.load(Ordering::Acquire) && !self.handle.is_finished()
+    }
+}
+
+/// A `Write` over [`Output`] that prints each line when the next one is complete: the last line
+/// stays in `held`, so a job can mark itself done before its result line goes out.
+struct LineBehindWriter<'a> {
+    out: &'a Output,
+    pending: Vec<u8>,
+    held: Option<String>,
+}
+
+impl<'a> LineBehindWriter<'a> {
+    fn new(out: &'a Output) -> LineBehindWriter<'a> {
+        LineBehindWriter {
+            out,
+            pending: Vec::new(),
+            held: None,
+        }
+    }
+}
+
+impl std::io::Write for LineBehindWriter<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.pending.extend_from_slice(buf);
+        while let Some(end) = self.pending.iter().position(|&b| b == b'\n') {
+            let line: Vec<u8> = self.pending.drain(..=end).collect();
+            let line = String::from_utf8_lossy(&line).into_owned();
+            if let Some(previous) = self.held.replace(line) {
+                self.out.line(&previous);
+            }
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// The UCI controller: owns the engine, the current game and the option values.
 pub struct Uci {
     out: Arc<Output>,
     engine: Engine,
+    /// The running (or last) `go perft` or `bench`.
+    job: Option<Job>,
     game: Game,
     options: Options,
     deferred: Vec<Deferred>,
@@ -104,6 +160,7 @@ impl Uci {
         Uci {
             out,
             engine: Engine::new(),
+            job: None,
             game: Game::new(Board::startpos()),
             options: Options::default(),
             deferred: Vec::new(),
@@ -166,19 +223,84 @@ impl Uci {
         if self.last_go_holds {
             self.engine.stop();
         }
-        self.engine.wait();
+        self.wait();
         self.settle();
     }
 
-    /// Stops any search and waits (briefly) for its thread.
+    /// Waits until the running search (which must be one that ends by itself), perft or bench
+    /// has finished.
+    pub fn wait(&mut self) {
+        self.engine.wait();
+        self.finish_job();
+    }
+
+    /// Stops any search, perft or bench and waits (briefly) for their threads.
     pub fn shutdown(&mut self) {
         self.engine.stop();
+        if let Some(job) = &self.job {
+            job.stop.store(true, Ordering::Release);
+        }
         let deadline = Instant::now() + QUIT_GRACE;
-        while self.engine.is_searching() && Instant::now() < deadline {
+        while (self.engine.is_searching() || self.job.as_ref().is_some_and(Job::running))
+            && Instant::now() < deadline
+        {
             std::thread::sleep(Duration::from_millis(1));
         }
         if !self.engine.is_searching() {
             self.engine.wait();
+        }
+        if self.job.as_ref().is_some_and(|job| !job.running()) {
+            self.finish_job();
+        }
+    }
+
+    /// Joins the job thread (it has finished, or is about to once it has printed its result).
+    fn finish_job(&mut self) {
+        if let Some(job) = self.job.take() {
+            let _ = job.handle.join();
+        }
+    }
+
+    /// Stops a running `go perft` or `bench` and waits for it (it stops within milliseconds).
+    fn stop_job(&mut self) {
+        if let Some(job) = &self.job {
+            job.stop.store(true, Ordering::Release);
+        }
+        self.finish_job();
+    }
+
+    /// Runs `work` on a thread of its own as the current job; `work` gets the stop flag and
+    /// must set `done` just before it prints its result. If no thread can be had, it runs here.
+    fn start_job(
+        &mut self,
+        name: &str,
+        work: impl FnOnce(&AtomicBool, &AtomicBool) + Send + 'static,
+    ) {
+        let stop = Arc::new(AtomicBool::new(false));
+        let done = Arc::new(AtomicBool::new(false));
+        let work = Arc::new(std::sync::Mutex::new(Some(work)));
+        let run = {
+            let (stop, done, work) = (Arc::clone(&stop), Arc::clone(&done), Arc::clone(&work));
+            move || {
+                let work = work.lock().unwrap_or_else(|e| e.into_inner()).take();
+                if let Some(work) = work {
+                    work(&stop, &done);
+                }
+            }
+        };
+        match std::thread::Builder::new().name(name.into()).spawn(run) {
+            Ok(handle) => {
+                self.job = Some(Job { stop, done, handle });
+            }
+            Err(e) => {
+                self.out.info_string(&format!(
+                    "cannot start a thread for {name} ({e}); running it here, stop cannot end it"
+                ));
+                let work = work.lock().unwrap_or_else(|e| e.into_inner()).take();
+                if let Some(work) = work {
+                    work(&stop, &done);
+                }
+            }
         }
     }
 
@@ -249,7 +371,12 @@ impl Uci {
             Command::UciNewGame => self.engine_work(Deferred::NewGame),
             Command::Position { start, moves } => self.position(&start, &moves),
             Command::Go(go) => self.go(go, received),
-            Command::Stop => self.engine.stop(),
+            Command::Stop => {
+                self.engine.stop();
+                if let Some(job) = &self.job {
+                    job.stop.store(true, Ordering::Release);
+                }
+            }
             Command::PonderHit => self.engine.ponderhit(),
             Command::Quit => return Flow::Quit,
             Command::Display => self.display(),
@@ -371,6 +498,8 @@ impl Uci {
             self.engine.stop();
         }
         self.engine.wait();
+        // As a new search stops a running one, it stops a running perft or bench.
+        self.stop_job();
         self.settle();
         let root_moves = if searchmoves.is_empty() {
             board.legal_moves().to_vec()
@@ -407,14 +536,28 @@ impl Uci {
         self.engine.go(request, reporter);
     }
 
-    /// Refuses a command that needs the CPU (or the board) to itself while a search runs.
-    fn busy(&self, what: &str) -> bool {
-        let busy = self.engine.is_searching();
-        if busy {
-            self.out
-                .error(&format!("{what}: a search is running (send stop first)"));
+    /// Refuses a command that needs the CPU to itself while a search, perft or bench runs.
+    fn busy(&mut self, what: &str) -> bool {
+        let running = if self.engine.is_searching() {
+            Some("a search")
+        } else if self.job.as_ref().is_some_and(Job::running) {
+            Some("a go perft or bench")
+        } else {
+            None
+        };
+        match running {
+            Some(running) => {
+                self.out
+                    .error(&format!("{what}: {running} is running (send stop first)"));
+                true
+            }
+            None => {
+                // Whatever ran has given its answer: collect its thread.
+                self.engine.wait();
+                self.finish_job();
+                false
+            }
         }
-        busy
     }
 
     fn display(&self) {
@@ -431,26 +574,37 @@ impl Uci {
         self.out.line(&text);
     }
 
-    fn perft(&self, depth: u32) {
+    /// `go perft`: counted on the job thread; `stop` ends it early with an `info string`.
+    fn perft(&mut self, depth: u32) {
         if self.busy("go perft") {
             return;
         }
-        let board = self.game.board();
-        let counts = crate::perft::divide(board, depth, self.options.threads);
-        let total: u64 = if depth == 0 {
-            1
-        } else {
-            counts.iter().map(|(_, n)| n).sum()
-        };
-        let mut text = String::new();
-        for (mv, nodes) in &counts {
-            text.push_str(&format!(
-                "{}: {nodes}\n",
-                board.move_to_uci(*mv, self.options.chess960)
-            ));
-        }
-        text.push_str(&format!("\nNodes searched: {total}\n\n"));
-        self.out.raw(&text);
+        let board = *self.game.board();
+        let threads = self.options.threads;
+        let chess960 = self.options.chess960;
+        let out = Arc::clone(&self.out);
+        self.start_job("perft", move |stop, done| {
+            let result = crate::perft::divide_until(&board, depth, threads, 0, stop);
+            done.store(true, Ordering::Release);
+            let counts = match result {
+                Ok(counts) => counts,
+                Err(crate::perft::PerftError::Stopped) => {
+                    return out.info_string("go perft: stopped")
+                }
+                Err(e) => return out.error(&format!("go perft: {e}")),
+            };
+            let total: u64 = if depth == 0 {
+                1
+            } else {
+                counts.iter().map(|(_, n)| n).sum()
+            };
+            let mut text = String::new();
+            for (mv, nodes) in &counts {
+                text.push_str(&format!("{}: {nodes}\n", board.move_to_uci(*mv, chess960)));
+            }
+            text.push_str(&format!("\nNodes searched: {total}\n\n"));
+            out.raw(&text);
+        });
     }
 
     fn eval(&self) {
@@ -478,16 +632,29 @@ impl Uci {
         ));
     }
 
+    /// `bench`: run on the job thread (with an engine of its own); `stop` ends it early.
     fn bench(&mut self, depth: Option<i32>) {
         if self.busy("bench") {
             return;
         }
-        let mut writer = OutputWriter::new(&self.out);
+        let out = Arc::clone(&self.out);
         let eval = crate::bench::EvalChoice {
             use_nnue: self.engine.use_nnue(),
             network: Arc::clone(self.engine.network()),
         };
-        crate::bench::run_with(&mut writer, depth, &eval);
+        self.start_job("bench", move |stop, done| {
+            // The position lines go out as they come; the last line (the total) after `done`.
+            let mut writer = LineBehindWriter::new(&out);
+            let finished = crate::bench::run_until(&mut writer, depth, &eval, stop);
+            let last = writer.held.take();
+            done.store(true, Ordering::Release);
+            if let Some(line) = last {
+                out.line(&line);
+            }
+            if finished.is_none() {
+                out.info_string("bench: stopped");
+            }
+        });
     }
 
     fn help(&self) {
@@ -604,6 +771,7 @@ mod tests {
         );
         run(&mut uci, "position startpos");
         run(&mut uci, "go perft 2");
+        uci.wait();
         let text = cap.take();
         assert_eq!(text.lines().filter(|l| l.contains(": 20")).count(), 20);
         assert!(text.ends_with("\nNodes searched: 400\n\n"), "{text}");

@@ -30,8 +30,23 @@ impl EngineProc {
     }
 
     pub fn start_with_args(args: &[&str]) -> EngineProc {
-        let mut child = Command::new(binary())
-            .args(args)
+        let mut command = Command::new(binary());
+        command.args(args);
+        EngineProc::spawn(command)
+    }
+
+    /// The engine under `ulimit -v kib` (an address-space limit: allocations and thread stacks
+    /// beyond it fail).
+    pub fn start_with_memory_limit(kib: u64) -> EngineProc {
+        let mut command = Command::new("sh");
+        command
+            .arg("-c")
+            .arg(format!("ulimit -v {kib} && exec '{}'", binary()));
+        EngineProc::spawn(command)
+    }
+
+    fn spawn(mut command: Command) -> EngineProc {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
