@@ -126,13 +126,16 @@ pub struct AccumulatorStack {
 }
 
 impl AccumulatorStack {
-    pub fn new(plies: usize) -> AccumulatorStack {
+    /// Room for `plies` plies past the root, or `None` if the memory is not there (a search
+    /// thread that cannot be set up is dropped, not allowed to abort the process).
+    pub fn try_new(plies: usize) -> Option<AccumulatorStack> {
         let zero = Accumulator {
             values: [Row([0; HIDDEN]); 2],
         };
-        AccumulatorStack {
-            stack: vec![zero; plies + 1],
-        }
+        let mut stack = Vec::new();
+        stack.try_reserve_exact(plies + 1).ok()?;
+        stack.resize(plies + 1, zero);
+        Some(AccumulatorStack { stack })
     }
 
     /// Sets ply 0 to the root position.

@@ -118,7 +118,7 @@ impl Default for Engine {
 impl Engine {
     pub const DEFAULT_HASH_MB: usize = 16;
     /// Whether the network is the evaluation unless `Use NNUE` says otherwise.
-    pub const DEFAULT_USE_NNUE: bool = false;
+    pub const DEFAULT_USE_NNUE: bool = true;
 
     pub fn new() -> Engine {
         Engine {

@@ -118,7 +118,7 @@ impl ThreadData {
             root_depth: 0,
             completed_depth: 0,
             net: Network::default_network(),
-            nnue: AccumulatorStack::new(MAX_PLY + 8),
+            nnue: AccumulatorStack::try_new(MAX_PLY + 8)?,
             use_nnue: true,
         })
     }
