@@ -38,7 +38,8 @@ fn parse_flags(args: &[String]) -> Option<Args<'_>> {
     Some(parsed)
 }
 
-fn number<T: std::str::FromStr>(flag: &str, value: &str) -> Result<T, String> {
+/// A `--flag` value parsed as a number, or the message saying it is not one.
+pub(crate) fn number<T: std::str::FromStr>(flag: &str, value: &str) -> Result<T, String> {
     value
         .parse()
         .map_err(|_| format!("--{flag} needs a number, got '{value}'"))
@@ -219,7 +220,8 @@ pub fn run_data(args: &[String]) -> ExitCode {
     finish(result)
 }
 
-fn finish(result: Result<(), String>) -> ExitCode {
+/// Exit status of a subcommand: `error: <message>` on stderr and 1 on failure.
+pub(crate) fn finish(result: Result<(), String>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {

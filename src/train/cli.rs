@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use crate::cli::number;
 use crate::data::{read_all, shuffle};
 
 use super::checkpoint::Checkpoint;
@@ -22,12 +23,6 @@ struct Options {
     val_fraction: Option<f64>,
     resume: bool,
     config: TrainConfig,
-}
-
-fn number<T: std::str::FromStr>(flag: &str, value: &str) -> Result<T, String> {
-    value
-        .parse()
-        .map_err(|_| format!("--{flag} needs a number, got '{value}'"))
 }
 
 /// A number that must lie in `[low, high]` (and be finite).
@@ -232,13 +227,7 @@ fn run(args: &[String]) -> Result<(), String> {
 /// `escaque train <data.bin>...`: trains a network on packed positions (see the module docs
 /// of [`crate::train`]). Errors go to stderr as `error: …` with exit status 1.
 pub fn run_train(args: &[String]) -> ExitCode {
-    match run(args) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("error: {message}");
-            ExitCode::FAILURE
-        }
-    }
+    crate::cli::finish(run(args))
 }
 
 #[cfg(test)]
