@@ -8,7 +8,9 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+pub mod against;
 pub mod cli;
+pub mod engine;
 
 use rayon::prelude::*;
 
