@@ -1,11 +1,11 @@
 //! The fuzz harness (`escaque::fuzz`, also `examples/fuzz.rs` for long campaigns) at CI size,
 //! with fixed seeds, and issue 13's crash inputs as regression tests of the UCI controller.
 
-use std::io::Write;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use escaque::fuzz::{self, Config, Target};
+use escaque::uci::output::test_support::Captured;
 use escaque::uci::{Output, Uci};
 
 /// The tests run one at a time: the machine may have two cores, and the harness counts panics
@@ -35,26 +35,6 @@ fn uci_fuzz() {
     assert_eq!(summary.cases, 150);
     assert!(summary.inputs > 1_500, "{summary}");
     assert!(summary.accepted > summary.inputs / 4, "{summary}");
-}
-
-/// Output captured from an in-process controller.
-#[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Captured {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Captured {
-    fn take(&self) -> String {
-        String::from_utf8(std::mem::take(&mut *self.0.lock().unwrap())).unwrap()
-    }
 }
 
 fn controller() -> (Uci, Captured) {

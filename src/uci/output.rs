@@ -399,14 +399,14 @@ mod tests {
     }
 }
 
-/// An in-memory stand-in for stdout, shared by the unit tests of the UCI modules.
-#[cfg(test)]
-pub(crate) mod test_support {
+/// An in-memory stand-in for stdout, shared by the UCI modules' unit tests and the integration
+/// tests that drive the controller in-process.
+pub mod test_support {
     use std::io::Write;
     use std::sync::{Arc, Mutex};
 
     #[derive(Clone, Default)]
-    pub(crate) struct Captured(Arc<Mutex<Vec<u8>>>);
+    pub struct Captured(Arc<Mutex<Vec<u8>>>);
 
     impl Write for Captured {
         fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
@@ -420,11 +420,11 @@ pub(crate) mod test_support {
 
     impl Captured {
         /// Everything written so far.
-        pub(crate) fn text(&self) -> String {
+        pub fn text(&self) -> String {
             String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
         }
         /// Everything written since the last call, which clears it.
-        pub(crate) fn take(&self) -> String {
+        pub fn take(&self) -> String {
             String::from_utf8(std::mem::take(&mut *self.0.lock().unwrap())).unwrap()
         }
     }
