@@ -2,6 +2,7 @@
 //! clocks and Zobrist key, with cached checkers and pinned pieces. Boards are small and `Copy`;
 //! making a move returns a new board (copy-make), so the search keeps no undo stack.
 
+mod check;
 mod fen;
 mod game;
 mod makemove;

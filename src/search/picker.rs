@@ -36,6 +36,8 @@ pub struct MovePicker {
     bad: ArrayVec<Move, 256>,
     bad_index: usize,
     skip_quiets: bool,
+    /// Quiescence's first ply: of the quiet moves, only those that give check.
+    quiet_checks_only: bool,
 }
 
 impl MovePicker {
@@ -52,24 +54,27 @@ impl MovePicker {
             bad: ArrayVec::new(),
             bad_index: 0,
             skip_quiets: false,
+            quiet_checks_only: false,
         }
     }
 
-    /// A picker for quiescence: noisy moves only (all moves when `in_check`).
-    pub fn new_qsearch(tt_move: Move, in_check: bool, cont: [PieceTo; 2]) -> MovePicker {
+    /// A picker for quiescence: noisy moves only (all moves when `in_check`), and the quiet checks
+    /// too when `checks`.
+    pub fn new_qsearch(
+        tt_move: Move,
+        in_check: bool,
+        checks: bool,
+        cont: [PieceTo; 2],
+    ) -> MovePicker {
         let tt_move = if in_check || tt_move.is_noisy() {
             tt_move
         } else {
             Move::NULL
         };
         let mut picker = MovePicker::new(tt_move, [Move::NULL; 2], Move::NULL, cont);
-        picker.skip_quiets = !in_check;
+        picker.skip_quiets = !in_check && !checks;
+        picker.quiet_checks_only = !in_check && checks;
         picker
-    }
-
-    /// From now on, quiet moves are not returned (late-move and futility pruning).
-    pub fn skip_quiets(&mut self) {
-        self.skip_quiets = true;
     }
 
     /// The next move to search, or `None` when all are done.
@@ -122,6 +127,7 @@ impl MovePicker {
                     self.stage = next;
                     if duplicate
                         || self.skip_quiets
+                        || self.quiet_checks_only
                         || mv.is_null()
                         || mv.is_noisy()
                         || mv == self.tt_move
@@ -147,6 +153,7 @@ impl MovePicker {
                             || mv == self.killers[0]
                             || mv == self.killers[1]
                             || mv == self.counter
+                            || (self.quiet_checks_only && !board.gives_check(mv))
                         {
                             continue;
                         }
