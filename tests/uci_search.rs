@@ -280,6 +280,23 @@ fn a_single_legal_move_is_played_at_once() {
 }
 
 #[test]
+fn a_single_legal_move_reports_what_a_search_knows() {
+    let mut e = EngineProc::start();
+    // White's only move is Kg1, then e1=Q+ and mate: a first iteration alone reported a
+    // centipawn score; the short search behind the forced move sees the mate, and its PV
+    // delivers it.
+    e.send("position fen 8/8/2b5/p1P5/P6p/3k3P/4p2K/8 w - - 0 1");
+    e.sync();
+    e.send("go wtime 100000 btime 100000");
+    let (lines, best) = e.bestmove(QUICK);
+    assert_eq!(best_of(&best), "h2g1", "{lines:?}");
+    let score = last_score(&lines).expect("an info line with a score");
+    assert!(score.contains("score mate -2 "), "{score}");
+    let pv: Vec<&str> = score.split(" pv ").nth(1).unwrap().split(' ').collect();
+    assert_eq!(pv.len(), 4, "{score}");
+}
+
+#[test]
 fn movestogo_one_does_not_spend_the_bank() {
     let mut e = EngineProc::start();
     e.send("position startpos");

@@ -512,10 +512,14 @@ impl Uci {
             self.options.move_overhead_ms,
             received,
         );
-        // One legal move on the clock: finish the first iteration (for a PV and a score) and
-        // play it, saving the time (UCI-CHECKLIST item 60).
-        if root_moves.len() == 1 && budget.soft.is_some() {
-            budget.soft = Some(Duration::ZERO);
+        // One legal move on the clock: play it after a short search (a sixteenth of the usual
+        // time, at most 100 ms), saving the time (UCI-CHECKLIST item 60) yet long enough that the
+        // score and PV it reports agree with what a real search knows; a first iteration alone
+        // reported scores and mates its next searches contradicted.
+        if root_moves.len() == 1 {
+            budget.soft = budget
+                .soft
+                .map(|soft| (soft / 16).min(Duration::from_millis(100)));
         }
         let reporter = Arc::new(UciReporter::new(
             Arc::clone(&self.out),
