@@ -195,7 +195,7 @@ impl ThreadData {
         cut_node: bool,
     ) -> i32 {
         if depth <= 0 {
-            return self.qsearch::<PV>(sh, board, ply, alpha, beta, true);
+            return self.qsearch::<PV>(sh, board, ply, alpha, beta);
         }
         self.pv_len[ply] = ply;
         self.nodes += 1;
@@ -588,7 +588,6 @@ impl ThreadData {
         ply: usize,
         mut alpha: i32,
         beta: i32,
-        checks: bool,
     ) -> i32 {
         self.pv_len[ply] = ply;
         self.nodes += 1;
@@ -653,9 +652,7 @@ impl ThreadData {
         }
         let orig_alpha = alpha;
         let cont = self.cont_keys(ply);
-        // Quiet checks at the first ply find the mates in one that lie just past the horizon.
-        let mut picker =
-            MovePicker::new_qsearch(tt.map_or(Move::NULL, |e| e.mv), in_check, checks, cont);
+        let mut picker = MovePicker::new_qsearch(tt.map_or(Move::NULL, |e| e.mv), in_check, cont);
         let mut best_move = Move::NULL;
         let mut moves = 0;
         while let Some(mv) = picker.next(board, &self.hist) {
@@ -663,8 +660,7 @@ impl ThreadData {
             if !in_check && best_score > -MATE_BOUND {
                 // Delta pruning: even winning the captured piece cleanly cannot reach alpha.
                 // Match: +14 ± 83 (not resolved).
-                if mv.is_capture()
-                    && mv.promotion().is_none()
+                if mv.promotion().is_none()
                     && raw_eval + capture_gain(board, mv) + QS_DELTA <= alpha
                 {
                     continue;
@@ -679,7 +675,7 @@ impl ThreadData {
             self.push_move(ply, board, mv);
             sh.tt.prefetch(child.hash());
             self.stack[ply].piece_to = piece_to(moved, mv.to());
-            let score = -self.qsearch::<PV>(sh, &child, ply + 1, -beta, -alpha, false);
+            let score = -self.qsearch::<PV>(sh, &child, ply + 1, -beta, -alpha);
             if self.stopped {
                 return 0;
             }

@@ -36,8 +36,6 @@ pub struct MovePicker {
     bad: ArrayVec<Move, 256>,
     bad_index: usize,
     skip_quiets: bool,
-    /// Quiescence's first ply: of the quiet moves, only those that give check.
-    quiet_checks_only: bool,
 }
 
 impl MovePicker {
@@ -54,26 +52,18 @@ impl MovePicker {
             bad: ArrayVec::new(),
             bad_index: 0,
             skip_quiets: false,
-            quiet_checks_only: false,
         }
     }
 
-    /// A picker for quiescence: noisy moves only (all moves when `in_check`), and the quiet checks
-    /// too when `checks`.
-    pub fn new_qsearch(
-        tt_move: Move,
-        in_check: bool,
-        checks: bool,
-        cont: [PieceTo; 2],
-    ) -> MovePicker {
+    /// A picker for quiescence: noisy moves only (all moves when `in_check`).
+    pub fn new_qsearch(tt_move: Move, in_check: bool, cont: [PieceTo; 2]) -> MovePicker {
         let tt_move = if in_check || tt_move.is_noisy() {
             tt_move
         } else {
             Move::NULL
         };
         let mut picker = MovePicker::new(tt_move, [Move::NULL; 2], Move::NULL, cont);
-        picker.skip_quiets = !in_check && !checks;
-        picker.quiet_checks_only = !in_check && checks;
+        picker.skip_quiets = !in_check;
         picker
     }
 
@@ -127,7 +117,6 @@ impl MovePicker {
                     self.stage = next;
                     if duplicate
                         || self.skip_quiets
-                        || self.quiet_checks_only
                         || mv.is_null()
                         || mv.is_noisy()
                         || mv == self.tt_move
@@ -153,7 +142,6 @@ impl MovePicker {
                             || mv == self.killers[0]
                             || mv == self.killers[1]
                             || mv == self.counter
-                            || (self.quiet_checks_only && !board.gives_check(mv))
                         {
                             continue;
                         }
