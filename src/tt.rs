@@ -27,8 +27,6 @@ pub struct TtEntry {
     pub eval: i32,
     pub depth: i32,
     pub bound: Bound,
-    /// The node was on a principal variation when stored.
-    pub was_pv: bool,
 }
 
 const ENTRIES_PER_BUCKET: usize = 4;
@@ -50,15 +48,14 @@ struct Bucket {
 const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 
 // Data layout: move 0-15, score 16-31 (i16), eval 32-47 (i16), depth 48-55 (u8, offset so
-// qsearch depths fit), bound 56-57, pv 58, age 59-63.
+// qsearch depths fit), bound 56-57, age 59-63 (bit 58 unused).
 #[inline(always)]
-fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, pv: bool, age: u8) -> u64 {
+fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
     u64::from(mv.bits())
         | u64::from(score as i16 as u16) << 16
         | u64::from(eval as i16 as u16) << 32
         | ((depth + DEPTH_OFFSET).clamp(0, 255) as u64) << 48
         | (bound as u64) << 56
-        | u64::from(pv) << 58
         | u64::from(age) << 59
 }
 
@@ -77,7 +74,6 @@ fn unpack(data: u64) -> TtEntry {
             3 => Bound::Exact,
             _ => Bound::None,
         },
-        was_pv: (data >> 58) & 1 != 0,
     }
 }
 
@@ -229,7 +225,6 @@ impl TranspositionTable {
 
     /// Stores a result. Replaces the same position's entry (keeping its move if we have none)
     /// unless that entry is much deeper; otherwise evicts the shallowest, oldest entry.
-    #[allow(clippy::too_many_arguments)]
     pub fn store(
         &self,
         key: u64,
@@ -238,7 +233,6 @@ impl TranspositionTable {
         eval: i32,
         depth: i32,
         bound: Bound,
-        pv: bool,
     ) {
         let age = self.age.load(Ordering::Relaxed);
         let bucket = self.bucket(key);
@@ -259,7 +253,7 @@ impl TranspositionTable {
                         return;
                     }
                 }
-                write(slot, key, pack(mv, score, eval, depth, bound, pv, age));
+                write(slot, key, pack(mv, score, eval, depth, bound, age));
                 return;
             }
             let age_diff = i32::from((AGE_CYCLE + age - age_of(data)) % AGE_CYCLE);
@@ -269,7 +263,7 @@ impl TranspositionTable {
                 victim = slot;
             }
         }
-        write(victim, key, pack(mv, score, eval, depth, bound, pv, age));
+        write(victim, key, pack(mv, score, eval, depth, bound, age));
     }
 
     /// Per-mille of the first thousand entries that belong to the current search.
@@ -333,14 +327,14 @@ mod tests {
     fn store_and_probe() {
         let tt = TranspositionTable::new(1);
         let mv = Move::new(Square::E2, Square::E4, MoveFlag::DoublePush);
-        tt.store(0xDEAD_BEEF_1234, mv, -123, 45, 7, Bound::Lower, true);
+        tt.store(0xDEAD_BEEF_1234, mv, -123, 45, 7, Bound::Lower);
         let e = tt.probe(0xDEAD_BEEF_1234).unwrap();
         assert_eq!(
-            (e.mv, e.score, e.eval, e.depth, e.bound, e.was_pv),
-            (mv, -123, 45, 7, Bound::Lower, true)
+            (e.mv, e.score, e.eval, e.depth, e.bound),
+            (mv, -123, 45, 7, Bound::Lower)
         );
         assert!(tt.probe(0xDEAD_BEEF_1235).is_none());
-        tt.store(0xDEAD_BEEF_1234, Move::NULL, 5, 5, -1, Bound::Exact, false);
+        tt.store(0xDEAD_BEEF_1234, Move::NULL, 5, 5, -1, Bound::Exact);
         let e = tt.probe(0xDEAD_BEEF_1234).unwrap();
         assert_eq!((e.mv, e.depth), (mv, -1));
     }

@@ -3,7 +3,8 @@
 //!
 //! Tune: 695k positions from `escaque datagen` self-play (6000 nodes per move, 8 random opening
 //! plies, seeds 1001 and 2002) plus the 65k Debian-engine positions in ../shared/data/tuning,
-//! 1000 Adam epochs from the hand-set `initial_params()`; fit error 0.0957 -> 0.0925 (validation
+//! 1000 Adam epochs from hand-set weights (simple centralisation, pawn-advance and king-shelter
+//! shapes; removed from the source once this table replaced them); fit error 0.0957 -> 0.0925 (validation
 //! 0.0954 -> 0.0922). Against the hand-set weights: +160 ± 46 Elo in 200 games at 2+0.02 s.
 //! A second pass on the same data from these weights (2000 epochs, l2 1e-8) fitted better
 //! (0.0924 -> 0.0909) but lost, -42 ± 60 in 100 games, so the looser pull is not taken: more

@@ -100,7 +100,6 @@ impl ThreadData {
                 -INF,
                 depth,
                 bound,
-                true,
             );
         }
         best_score
@@ -531,7 +530,6 @@ impl ThreadData {
                 raw_eval,
                 depth,
                 bound,
-                PV,
             );
         }
         best_score
@@ -643,7 +641,6 @@ impl ThreadData {
                         raw_eval,
                         -1,
                         TtBound::Lower,
-                        false,
                     );
                 }
                 return best_score;
@@ -710,7 +707,6 @@ impl ThreadData {
             raw_eval,
             -1,
             bound,
-            PV,
         );
         best_score
     }

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use super::history::{Histories, PieceTo, NO_PIECE_TO};
 use super::params::*;
+use super::report::wdl;
 use super::{Bound, Reporter, Score, SearchInfo, SearchRequest, SearchSignals};
 use crate::board::Board;
 use crate::nnue::{AccumulatorStack, Network};
@@ -323,7 +324,7 @@ impl ThreadData {
             multipv: i + 1,
             score: to_uci_score(score),
             bound,
-            wdl: Some(wdl(score)),
+            wdl: wdl(score),
             nodes: sh.nodes.load(Ordering::Relaxed),
             time_ms: sh.request.budget.start.elapsed().as_millis() as u64,
             hashfull: sh.tt.hashfull(),
@@ -341,23 +342,6 @@ pub fn to_uci_score(score: i32) -> Score {
     } else {
         Score::Centipawns(score)
     }
-}
-
-/// Win/draw/loss per mille from a score: a logistic model, wins likely from about +1.5 pawns.
-pub fn wdl(score: i32) -> (u32, u32, u32) {
-    if score >= MATE_BOUND {
-        return (1000, 0, 0);
-    }
-    if score <= -MATE_BOUND {
-        return (0, 0, 1000);
-    }
-    let s = f64::from(score);
-    let (a, b) = (150.0, 60.0);
-    let win = 1.0 / (1.0 + ((a - s) / b).exp());
-    let loss = 1.0 / (1.0 + ((a + s) / b).exp());
-    let w = (win * 1000.0).round() as u32;
-    let l = (loss * 1000.0).round() as u32;
-    (w, 1000 - w - l, l)
 }
 
 /// Runs one search to completion on the calling thread (with helpers for `threads > 1`) and
@@ -399,7 +383,7 @@ pub fn run_search(
             multipv: 1,
             score,
             bound: Bound::Exact,
-            wdl: Some(wdl),
+            wdl,
             nodes: 0,
             time_ms: 0,
             hashfull: tt.hashfull(),

@@ -136,11 +136,6 @@ impl Entry {
             .collect();
         eval(self, &w)
     }
-
-    /// The game result from White's point of view.
-    pub fn result(&self) -> f32 {
-        self.result
-    }
 }
 
 fn eval(e: &Entry, w: &[[f64; 2]]) -> f64 {

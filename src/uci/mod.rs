@@ -147,7 +147,6 @@ pub struct Uci {
     game: Game,
     options: Options,
     deferred: Vec<Deferred>,
-    debug: bool,
     /// Whether the last `go` was `infinite` or `ponder` (it will not end by itself).
     last_go_holds: bool,
 }
@@ -164,7 +163,6 @@ impl Uci {
             game: Game::new(Board::startpos()),
             options: Options::default(),
             deferred: Vec::new(),
-            debug: false,
             last_go_holds: false,
         }
     }
@@ -364,7 +362,8 @@ impl Uci {
         }
         match cmd {
             Command::Uci => self.uci(),
-            Command::Debug(on) => self.debug = on,
+            // The engine has no debug output: `debug on|off` is accepted and changes nothing.
+            Command::Debug(_) => {}
             Command::IsReady => self.out.line("readyok"),
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::Register | Command::Nothing => {}
@@ -666,11 +665,6 @@ impl Uci {
             "commands: uci isready setoption ucinewgame position go stop ponderhit quit debug \
              register d eval bench [depth] go perft <depth> help",
         );
-    }
-
-    /// Whether `debug on` was received (it changes nothing else).
-    pub fn debug(&self) -> bool {
-        self.debug
     }
 }
 

@@ -130,8 +130,6 @@ pub struct UciReporter {
     show_wdl: bool,
     /// The root moves the search may choose from (all legal moves, or `searchmoves`).
     root_moves: Vec<Move>,
-    /// Whether any `info` line with a score was printed.
-    reported: AtomicBool,
     /// Whether `bestmove` was printed (the search must call `best_move` exactly once).
     done: AtomicBool,
 }
@@ -150,7 +148,6 @@ impl UciReporter {
             chess960,
             show_wdl,
             root_moves,
-            reported: AtomicBool::new(false),
             done: AtomicBool::new(false),
         }
     }
@@ -177,7 +174,7 @@ impl UciReporter {
             Bound::Upper => line.push_str(" upperbound"),
         }
         if self.show_wdl {
-            let (w, d, l) = info.wdl.unwrap_or_else(|| wdl_model(info.score));
+            let (w, d, l) = info.wdl;
             line.push_str(&format!(" wdl {w} {d} {l}"));
         }
         if info.depth > 0 || info.nodes > 0 {
@@ -228,28 +225,11 @@ impl UciReporter {
     }
 }
 
-/// Win/draw/loss per mille from a score, for `UCI_ShowWDL` when the search gives none: a
-/// logistic model (about 8% wins at 0 cp, 30% at +1 pawn, 70% at +2.5 pawns).
-pub fn wdl_model(score: Score) -> (u32, u32, u32) {
-    match score {
-        Score::Mate(m) if m > 0 => (1000, 0, 0),
-        Score::Mate(_) => (0, 0, 1000),
-        Score::Centipawns(cp) => {
-            let cp = f64::from(cp.clamp(-4000, 4000));
-            let p = |x: f64| 1.0 / (1.0 + ((150.0 - x) / 60.0).exp());
-            let w = (1000.0 * p(cp)).round() as u32;
-            let l = ((1000.0 * p(-cp)).round() as u32).min(1000 - w);
-            (w, 1000 - w - l, l)
-        }
-    }
-}
-
 impl Reporter for UciReporter {
     fn info(&self, info: &SearchInfo) {
         if self.is_done() {
             return;
         }
-        self.reported.store(true, Ordering::Release);
         self.out.line(&self.format_info(info));
     }
 
@@ -262,14 +242,6 @@ impl Reporter for UciReporter {
     fn best_move(&self, best: Option<Move>, ponder: Option<Move>) {
         if self.done.swap(true, Ordering::AcqRel) {
             return; // never two bestmoves for one go
-        }
-        if self.root_moves.is_empty() && !self.reported.load(Ordering::Acquire) {
-            let score = if self.root.in_check() {
-                "mate 0"
-            } else {
-                "cp 0"
-            };
-            self.out.line(&format!("info depth 0 score {score}"));
         }
         self.out.line(&self.format_best_move(best, ponder));
     }
@@ -304,7 +276,7 @@ mod tests {
             multipv: 1,
             score,
             bound,
-            wdl: None,
+            wdl: (120, 800, 80),
             nodes: 12345,
             time_ms: 10,
             hashfull: 3,
@@ -350,13 +322,10 @@ mod tests {
     fn wdl_only_when_enabled() {
         let (r, _) = reporter(crate::board::START_FEN, false, true);
         let line = r.format_info(&info(Score::Centipawns(0), Bound::Exact, vec![]));
-        assert!(line.contains(" score cp 0 wdl "), "{line}");
-        for cp in [-5000, -300, -1, 0, 1, 100, 250, 900, 31000] {
-            let (w, d, l) = wdl_model(Score::Centipawns(cp));
-            assert_eq!(w + d + l, 1000);
-        }
-        assert_eq!(wdl_model(Score::Mate(2)), (1000, 0, 0));
-        assert_eq!(wdl_model(Score::Mate(-2)), (0, 0, 1000));
+        assert!(line.contains(" score cp 0 wdl 120 800 80 "), "{line}");
+        let (r, _) = reporter(crate::board::START_FEN, false, false);
+        let line = r.format_info(&info(Score::Centipawns(0), Bound::Exact, vec![]));
+        assert!(!line.contains(" wdl "), "{line}");
     }
 
     #[test]
@@ -379,12 +348,11 @@ mod tests {
 
     #[test]
     fn no_legal_moves() {
+        // The search reports the score of a position without moves (`info depth 0 score mate
+        // 0` or `cp 0`); the reporter's part is `bestmove (none)`.
         let (r, cap) = reporter("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", false, false);
-        r.best_move(None, None);
-        assert_eq!(cap.text(), "info depth 0 score cp 0\nbestmove (none)\n");
-        let (r, cap) = reporter("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", false, false);
-        r.best_move(None, None);
-        assert_eq!(cap.text(), "info depth 0 score mate 0\nbestmove (none)\n");
+        r.best_move(Some(Move::NULL), None);
+        assert_eq!(cap.text(), "bestmove (none)\n");
     }
 
     #[test]
