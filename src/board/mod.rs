@@ -8,18 +8,20 @@ mod game;
 mod makemove;
 mod movegen;
 mod notation;
+mod see;
 pub(crate) mod zobrist;
 
 pub use fen::FenError;
 pub use game::{repetitions_of, Game, Outcome};
 pub use movegen::{MoveList, MoveSink, PawnMoves};
 pub use notation::MoveParseError;
+pub use see::SEE_VALUES;
 
 use crate::attacks::{
     between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
 };
 use crate::types::{
-    Bitboard, CastleSide, CastlingRights, Color, File, Piece, PieceType, Rank, Square,
+    Bitboard, CastleSide, CastlingRights, Color, File, Move, Piece, PieceType, Rank, Square,
 };
 
 /// The FEN of the standard starting position.
@@ -49,6 +51,26 @@ pub struct Board {
 }
 
 impl Board {
+    /// The type of the piece `mv` captures (a pawn for en passant), `None` for a non-capture.
+    #[inline(always)]
+    pub fn captured_type(&self, mv: Move) -> Option<PieceType> {
+        if mv.is_en_passant() {
+            Some(PieceType::Pawn)
+        } else if mv.is_capture() {
+            self.piece_on(mv.to()).map(|p| p.piece_type())
+        } else {
+            None
+        }
+    }
+
+    /// Whether `color` has a piece other than pawns and its king (null-move pruning is unsafe
+    /// without one: zugzwang).
+    #[inline(always)]
+    pub fn has_non_pawn_material(&self, color: Color) -> bool {
+        (self.colored(color) & !self.pieces(PieceType::Pawn) & !self.pieces(PieceType::King))
+            .is_nonempty()
+    }
+
     /// The standard starting position.
     pub fn startpos() -> Board {
         Board::from_fen(START_FEN).expect("the start FEN is valid")

@@ -5,14 +5,13 @@
 //! only that rule removed (scripts/match, 50 games at 2+0.02 s, noob_3moves both colours, seed 21,
 //! bench 4309321): Elo for the rule, 95% pentanomial error. Fifty games resolve only the large ones.
 
-use super::history::{captured_type, piece_to, NO_PIECE_TO};
+use super::history::{captured_slot, piece_to, NO_PIECE_TO};
 use super::params::*;
 use super::picker::MovePicker;
-use super::see::{capture_gain, see_ge};
 use super::thread::{Shared, ThreadData};
 use crate::board::Board;
 use crate::tt::{score_from_tt, score_to_tt, Bound as TtBound};
-use crate::types::{Move, PieceType};
+use crate::types::Move;
 
 impl ThreadData {
     /// Searches the root moves `root_moves[pv_idx..]` in order and returns the best score.
@@ -291,7 +290,7 @@ impl ThreadData {
                 && eval >= beta
                 && beta > -MATE_BOUND
                 && !(ply >= 1 && self.stack[ply - 1].null_move)
-                && has_non_pawn_material(board, us)
+                && board.has_non_pawn_material(us)
             {
                 let r = 3 + depth / 3 + ((eval - beta) / 200).min(3);
                 let child = board.make_null_move();
@@ -352,7 +351,7 @@ impl ThreadData {
                 0
             };
             let lmr_depth = (depth - lmr(depth, moves_searched + 1)).max(0);
-            if best_score > -MATE_BOUND && has_non_pawn_material(board, us) {
+            if best_score > -MATE_BOUND && board.has_non_pawn_material(us) {
                 if is_quiet {
                     // Late move pruning: after enough quiets at low depth, skip the rest, except
                     // quiet checks (the mates near the leaves). Match: +100 ± 94.
@@ -370,11 +369,11 @@ impl ThreadData {
                     // SEE pruning of quiets that hang material (with the capture rule below,
                     // one test). Match: +28 ± 101 (not resolved).
                     if lmr_depth <= SEE_MAX_DEPTH
-                        && !see_ge(board, mv, SEE_QUIET_MARGIN * lmr_depth)
+                        && !board.see_ge(mv, SEE_QUIET_MARGIN * lmr_depth)
                     {
                         continue;
                     }
-                } else if depth <= SEE_MAX_DEPTH && !see_ge(board, mv, SEE_NOISY_MARGIN * depth) {
+                } else if depth <= SEE_MAX_DEPTH && !board.see_ge(mv, SEE_NOISY_MARGIN * depth) {
                     // SEE pruning of captures that lose too much.
                     continue;
                 }
@@ -568,12 +567,12 @@ impl ThreadData {
         } else {
             let piece = board.piece_on(best.from()).expect("origin");
             self.hist
-                .update_capture(piece, best.to(), captured_type(board, best), bonus);
+                .update_capture(piece, best.to(), captured_slot(board, best), bonus);
         }
         for &mv in noisy {
             let piece = board.piece_on(mv.from()).expect("origin");
             self.hist
-                .update_capture(piece, mv.to(), captured_type(board, mv), -bonus);
+                .update_capture(piece, mv.to(), captured_slot(board, mv), -bonus);
         }
     }
 
@@ -658,12 +657,12 @@ impl ThreadData {
                 // Delta pruning: even winning the captured piece cleanly cannot reach alpha.
                 // Match: +14 ± 83 (not resolved).
                 if mv.promotion().is_none()
-                    && raw_eval + capture_gain(board, mv) + QS_DELTA <= alpha
+                    && raw_eval + board.capture_gain(mv) + QS_DELTA <= alpha
                 {
                     continue;
                 }
                 // SEE pruning: skip captures that lose material.
-                if !see_ge(board, mv, 0) {
+                if !board.see_ge(mv, 0) {
                     continue;
                 }
             }
@@ -710,11 +709,4 @@ impl ThreadData {
         );
         best_score
     }
-}
-
-/// Whether `color` has a piece other than pawns and king (null move is unsafe without one).
-#[inline(always)]
-pub(super) fn has_non_pawn_material(board: &Board, color: crate::types::Color) -> bool {
-    (board.colored(color) & !board.pieces(PieceType::Pawn) & !board.pieces(PieceType::King))
-        .is_nonempty()
 }

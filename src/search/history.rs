@@ -109,14 +109,9 @@ impl Histories {
     }
 }
 
-/// The captured piece type of a noisy move; the king slot stands for "nothing" (quiet promotions).
+/// The capture-history slot of a noisy move's victim; the king's slot (kings are never
+/// captured) stands for "nothing", a quiet promotion.
 #[inline(always)]
-pub fn captured_type(board: &crate::board::Board, mv: Move) -> PieceType {
-    if mv.is_en_passant() {
-        PieceType::Pawn
-    } else {
-        board
-            .piece_on(mv.to())
-            .map_or(PieceType::King, |p| p.piece_type())
-    }
+pub fn captured_slot(board: &crate::board::Board, mv: Move) -> PieceType {
+    board.captured_type(mv).unwrap_or(PieceType::King)
 }

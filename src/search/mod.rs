@@ -8,7 +8,6 @@ pub mod limits;
 pub mod params;
 mod picker;
 pub mod report;
-pub mod see;
 mod thread;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

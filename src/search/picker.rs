@@ -5,8 +5,8 @@
 
 use arrayvec::ArrayVec;
 
-use super::history::{captured_type, piece_to, Histories, PieceTo};
-use super::see::{see_ge, SEE_VALUES};
+use super::history::{captured_slot, piece_to, Histories, PieceTo};
+use crate::board::SEE_VALUES;
 use crate::board::{Board, MoveList};
 use crate::types::{Move, PieceType};
 
@@ -95,7 +95,7 @@ impl MovePicker {
                     if let Some(mv) = self.pick_best() {
                         // Under-promotions and captures that lose material wait until the end.
                         let under = mv.promotion().is_some_and(|p| p != PieceType::Queen);
-                        if under || !see_ge(board, mv, 0) {
+                        if under || !board.see_ge(mv, 0) {
                             self.bad.push(mv);
                             continue;
                         }
@@ -194,7 +194,7 @@ impl MovePicker {
 /// Most valuable victim first; capture history breaks ties between similar captures.
 #[inline(always)]
 fn noisy_score(board: &Board, mv: Move, hist: &Histories) -> i32 {
-    let captured = captured_type(board, mv);
+    let captured = captured_slot(board, mv);
     let victim = SEE_VALUES[captured.index()];
     let promo = if mv.promotion() == Some(PieceType::Queen) {
         1000

@@ -13,7 +13,6 @@ use rayon::prelude::*;
 use crate::board::{Board, MoveList};
 use crate::eval::params::{NUM_PARAMS, PARAMS, S, SECTIONS};
 use crate::eval::{evaluate, evaluate_parts, CoefficientTrace, MAX_PHASE, SCALE_NORMAL};
-use crate::search::see::{capture_gain, see_ge};
 
 /// One position reduced to what the linear model needs.
 pub struct Entry {
@@ -75,8 +74,8 @@ fn qsearch(board: &Board, mut alpha: i32, beta: i32, ply: u32) -> (i32, Board) {
         }
         alpha = alpha.max(stand_pat);
         board.generate_noisy(&mut list);
-        list.retain(|mv| see_ge(board, *mv, 0));
-        list.sort_by_key(|mv| -capture_gain(board, *mv));
+        list.retain(|mv| board.see_ge(*mv, 0));
+        list.sort_by_key(|mv| -board.capture_gain(*mv));
     }
     for &mv in &list {
         let child = board.make_move(mv);

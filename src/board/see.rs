@@ -2,7 +2,7 @@
 //! on its destination square are played out, least valuable attacker first?
 
 use crate::attacks::{bishop_attacks, rook_attacks};
-use crate::board::Board;
+use super::Board;
 use crate::types::{Move, PieceType};
 
 /// Piece values for exchanges (the king never gets captured).
@@ -13,9 +13,22 @@ fn value(pt: PieceType) -> i32 {
     SEE_VALUES[pt.index()]
 }
 
-/// The material a move captures (promotion gain included), as seen by SEE.
+impl Board {
+    /// The material a move captures (promotion gain included), as seen by SEE.
+    #[inline(always)]
+    pub fn capture_gain(&self, mv: Move) -> i32 {
+        capture_gain(self, mv)
+    }
+
+    /// Whether `mv` wins at least `threshold` in the exchange on its destination, once all
+    /// captures there are played out, least valuable attacker first.
+    pub fn see_ge(&self, mv: Move, threshold: i32) -> bool {
+        see_ge(self, mv, threshold)
+    }
+}
+
 #[inline(always)]
-pub fn capture_gain(board: &Board, mv: Move) -> i32 {
+fn capture_gain(board: &Board, mv: Move) -> i32 {
     let captured = if mv.is_en_passant() {
         value(PieceType::Pawn)
     } else if mv.is_capture() {
@@ -28,8 +41,7 @@ pub fn capture_gain(board: &Board, mv: Move) -> i32 {
             .map_or(0, |p| value(p) - value(PieceType::Pawn))
 }
 
-/// Whether `mv` wins at least `threshold` in the exchange on its destination.
-pub fn see_ge(board: &Board, mv: Move, threshold: i32) -> bool {
+fn see_ge(board: &Board, mv: Move, threshold: i32) -> bool {
     if mv.is_castle() {
         return threshold <= 0;
     }
@@ -102,7 +114,7 @@ mod tests {
         let board = Board::from_fen(fen).unwrap();
         let mv = board.parse_uci_move(uci, false).unwrap();
         assert_eq!(
-            see_ge(&board, mv, threshold),
+            board.see_ge(mv, threshold),
             expected,
             "{fen} {uci} {threshold}"
         );
