@@ -18,6 +18,34 @@ pub enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// The bound of a search result `score` for the window it was searched with (`alpha` as
+    /// the node began): a fail high is a lower bound; a score inside the window is exact only
+    /// at a PV node (elsewhere the window is null, and the score an upper bound).
+    #[inline(always)]
+    pub fn of_result(score: i32, alpha: i32, beta: i32, pv_node: bool) -> Bound {
+        if score >= beta {
+            Bound::Lower
+        } else if pv_node && score > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+
+    /// Whether a stored `score` with this bound settles a search of the window `alpha..beta`:
+    /// exact, a lower bound at or above beta, or an upper bound at or below alpha.
+    #[inline(always)]
+    pub fn settles(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+            Bound::None => false,
+        }
+    }
+}
+
 /// What a probe returns.
 #[derive(Copy, Clone, Debug)]
 pub struct TtEntry {

@@ -51,7 +51,12 @@ impl Game {
         )
     }
     pub fn is_threefold_repetition(&self) -> bool {
-        self.repetition_count() >= 3
+        is_repetition_draw(
+            self.board.hash(),
+            self.board.halfmove_clock(),
+            &self.history,
+            self.history.len(),
+        )
     }
     /// The result if the game is over by rule (checkmate first: a mate on the 100th ply wins).
     pub fn outcome(&self) -> Option<Outcome> {
@@ -65,9 +70,11 @@ impl Game {
                 Outcome::Stalemate
             });
         }
+        // The order of the reports; any of them is a draw (`is_fifty_move_or_dead_draw` and
+        // `is_repetition_draw` are the rules the search applies).
         if board.is_insufficient_material() {
             Some(Outcome::InsufficientMaterial)
-        } else if board.halfmove_clock() >= 100 {
+        } else if board.is_fifty_move_draw() {
             Some(Outcome::FiftyMoveRule)
         } else if self.is_threefold_repetition() {
             Some(Outcome::ThreefoldRepetition)
@@ -77,16 +84,42 @@ impl Game {
     }
 }
 
-/// How often `key` occurs among the last `halfmove_clock` entries of `history` with the same side
-/// to move (every second entry, counting back from the second-to-last). Positions older than the
-/// last capture or pawn move cannot repeat, so the scan stops there.
-pub fn repetitions_of(key: u64, halfmove_clock: u16, history: &[u64]) -> usize {
+/// Where `key` occurs among the last `halfmove_clock` entries of `history` with the same side to
+/// move (every second entry, counting back from the second-to-last), newest first. Positions
+/// older than the last capture or pawn move cannot repeat, so the scan stops there.
+fn earlier_occurrences(
+    key: u64,
+    halfmove_clock: u16,
+    history: &[u64],
+) -> impl Iterator<Item = usize> + '_ {
     let reach = (halfmove_clock as usize).min(history.len());
-    history[history.len() - reach..]
-        .iter()
-        .rev()
-        .skip(1)
+    (2..=reach)
         .step_by(2)
-        .filter(|&&k| k == key)
-        .count()
+        .map(move |back| history.len() - back)
+        .filter(move |&index| history[index] == key)
+}
+
+/// How often `key` occurs earlier in `history` (see [`earlier_occurrences`]).
+pub fn repetitions_of(key: u64, halfmove_clock: u16, history: &[u64]) -> usize {
+    earlier_occurrences(key, halfmove_clock, history).count()
+}
+
+/// Whether the position `key` after `history` is drawn by repetition: it occurred twice before
+/// (threefold repetition), or once at or after index `tree_start` of `history`. A search passes
+/// where its own tree starts: a repetition inside the tree is scored as the draw the side that
+/// allowed it could claim by repeating once more; [`Game`] passes `history.len()`.
+pub fn is_repetition_draw(
+    key: u64,
+    halfmove_clock: u16,
+    history: &[u64],
+    tree_start: usize,
+) -> bool {
+    let mut seen = 0;
+    for index in earlier_occurrences(key, halfmove_clock, history) {
+        seen += 1;
+        if index >= tree_start || seen >= 2 {
+            return true;
+        }
+    }
+    false
 }

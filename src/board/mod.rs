@@ -12,7 +12,7 @@ mod see;
 pub(crate) mod zobrist;
 
 pub use fen::FenError;
-pub use game::{repetitions_of, Game, Outcome};
+pub use game::{is_repetition_draw, repetitions_of, Game, Outcome};
 pub use movegen::{MoveList, MoveSink, PawnMoves};
 pub use notation::MoveParseError;
 pub use see::SEE_VALUES;
@@ -335,6 +335,13 @@ impl Board {
     /// (mate takes precedence, FIDE 9.3 / 5.1).
     pub fn is_fifty_move_draw(&self) -> bool {
         self.halfmove_clock >= 100 && !self.is_checkmate()
+    }
+
+    /// Drawn by a rule that needs no game history: the fifty-move rule (unless mated) or a
+    /// dead position ([`Board::is_insufficient_material`]). Repetition needs the game:
+    /// [`Game::outcome`], [`is_repetition_draw`].
+    pub fn is_fifty_move_or_dead_draw(&self) -> bool {
+        self.is_fifty_move_draw() || self.is_insufficient_material()
     }
 
     /// A plain-text diagram of the board, White at the bottom.

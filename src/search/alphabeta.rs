@@ -9,7 +9,7 @@ use super::history::{captured_slot, piece_to, NO_PIECE_TO};
 use super::params::*;
 use super::picker::MovePicker;
 use super::thread::{Shared, ThreadData};
-use crate::board::Board;
+use crate::board::{is_repetition_draw, Board};
 use crate::tt::{score_from_tt, score_to_tt, Bound as TtBound};
 use crate::types::Move;
 
@@ -85,13 +85,7 @@ impl ThreadData {
         }
         self.keys.pop();
         if !self.stopped && self.pv_idx == 0 && !best_move.is_null() {
-            let bound = if best_score >= beta {
-                TtBound::Lower
-            } else if best_score > orig_alpha {
-                TtBound::Exact
-            } else {
-                TtBound::Upper
-            };
+            let bound = TtBound::of_result(best_score, orig_alpha, beta, true);
             sh.tt.store(
                 board.hash(),
                 best_move,
@@ -124,34 +118,16 @@ impl ThreadData {
         }
     }
 
-    /// Whether the position at `ply` is drawn by rule: fifty moves, insufficient material, or a
-    /// repetition (once inside the search tree, twice if the earlier positions are from the game).
+    /// Whether the position is drawn by rule: fifty moves, a dead position, or a repetition
+    /// (once inside the search tree, twice if the earlier positions are from the game).
     fn is_draw(&self, board: &Board) -> bool {
-        if board.halfmove_clock() >= 100 {
-            return !board.in_check() || board.has_legal_moves();
-        }
-        if board.is_insufficient_material() {
-            return true;
-        }
-        let key = board.hash();
-        let n = self.keys.len();
-        let reach = (board.halfmove_clock() as usize).min(n);
-        let mut seen = 0;
-        let mut i = 2;
-        while i <= reach {
-            let index = n - i;
-            if self.keys[index] == key {
-                if index >= self.root_len {
-                    return true;
-                }
-                seen += 1;
-                if seen >= 2 {
-                    return true;
-                }
-            }
-            i += 2;
-        }
-        false
+        board.is_fifty_move_or_dead_draw()
+            || is_repetition_draw(
+                board.hash(),
+                board.halfmove_clock(),
+                &self.keys,
+                self.root_len,
+            )
     }
 
     #[inline(always)]
@@ -232,15 +208,7 @@ impl ThreadData {
         let tt_score = tt.map_or(-INF, |e| score_from_tt(e.score, ply, MATE_BOUND));
         // Transposition table cutoff: a deep enough entry whose bound settles this window.
         if let Some(e) = tt {
-            if !PV
-                && e.depth >= depth
-                && match e.bound {
-                    TtBound::Exact => true,
-                    TtBound::Lower => tt_score >= beta,
-                    TtBound::Upper => tt_score <= alpha,
-                    TtBound::None => false,
-                }
-            {
+            if !PV && e.depth >= depth && e.bound.settles(tt_score, alpha, beta) {
                 return tt_score;
             }
         }
@@ -256,15 +224,8 @@ impl ThreadData {
         };
         let mut eval = raw_eval;
         if let Some(e) = tt {
-            if !in_check
-                && tt_score.abs() < MATE_BOUND
-                && match e.bound {
-                    TtBound::Lower => tt_score > eval,
-                    TtBound::Upper => tt_score < eval,
-                    TtBound::Exact => true,
-                    TtBound::None => false,
-                }
-            {
+            // (At equality the bound settles nothing new: eval stays what it is.)
+            if !in_check && tt_score.abs() < MATE_BOUND && e.bound.settles(tt_score, eval, eval) {
                 eval = tt_score;
             }
         }
@@ -343,10 +304,7 @@ impl ThreadData {
             let is_quiet = !mv.is_noisy();
             let moved = board.piece_on(mv.from()).expect("origin");
             let quiet_history = if is_quiet {
-                let pt = piece_to(moved, mv.to());
-                self.hist.butterfly(us, mv)
-                    + self.hist.continuation(cont[0], pt)
-                    + self.hist.continuation(cont[1], pt)
+                self.hist.quiet_score(us, moved, mv, cont)
             } else {
                 0
             };
@@ -515,13 +473,7 @@ impl ThreadData {
         }
 
         if excluded.is_null() {
-            let bound = if best_score >= beta {
-                TtBound::Lower
-            } else if PV && best_score > orig_alpha {
-                TtBound::Exact
-            } else {
-                TtBound::Upper
-            };
+            let bound = TtBound::of_result(best_score, orig_alpha, beta, PV);
             sh.tt.store(
                 key,
                 best_move,
@@ -594,9 +546,9 @@ impl ThreadData {
         if PV {
             self.seldepth = self.seldepth.max(ply + 1);
         }
-        if (board.halfmove_clock() >= 100 || board.is_insufficient_material())
-            && (!board.in_check() || board.has_legal_moves())
-        {
+        // Only the rules the board knows: the repetition scan is the main search's (quiescence
+        // moves are captures and promotions, which reset the clock, and a few evasions).
+        if board.is_fifty_move_or_dead_draw() {
             return DRAW;
         }
         let in_check = board.in_check();
@@ -611,14 +563,7 @@ impl ThreadData {
         let tt = sh.tt.probe(key);
         let tt_score = tt.map_or(-INF, |e| score_from_tt(e.score, ply, MATE_BOUND));
         if let Some(e) = tt {
-            if !PV
-                && match e.bound {
-                    TtBound::Exact => true,
-                    TtBound::Lower => tt_score >= beta,
-                    TtBound::Upper => tt_score <= alpha,
-                    TtBound::None => false,
-                }
-            {
+            if !PV && e.bound.settles(tt_score, alpha, beta) {
                 return tt_score;
             }
         }
@@ -692,13 +637,7 @@ impl ThreadData {
         if in_check && moves == 0 {
             return -MATE + ply as i32;
         }
-        let bound = if best_score >= beta {
-            TtBound::Lower
-        } else if PV && best_score > orig_alpha {
-            TtBound::Exact
-        } else {
-            TtBound::Upper
-        };
+        let bound = TtBound::of_result(best_score, orig_alpha, beta, PV);
         sh.tt.store(
             key,
             best_move,

@@ -86,6 +86,15 @@ impl Histories {
         );
     }
 
+    /// The history score of a quiet move (`moved` is the piece on its origin), the one sum move
+    /// ordering and the pruning and reduction rules all use: butterfly history plus the
+    /// continuation histories of the last two moves (`cont`).
+    #[inline(always)]
+    pub fn quiet_score(&self, us: Color, moved: Piece, mv: Move, cont: [PieceTo; 2]) -> i32 {
+        let pt = piece_to(moved, mv.to());
+        self.butterfly(us, mv) + self.continuation(cont[0], pt) + self.continuation(cont[1], pt)
+    }
+
     #[inline(always)]
     pub fn continuation(&self, prev: PieceTo, current: PieceTo) -> i32 {
         i32::from(self.continuation[prev * NO_PIECE_TO + current])

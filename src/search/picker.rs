@@ -5,7 +5,7 @@
 
 use arrayvec::ArrayVec;
 
-use super::history::{captured_slot, piece_to, Histories, PieceTo};
+use super::history::{captured_slot, Histories, PieceTo};
 use crate::board::SEE_VALUES;
 use crate::board::{Board, MoveList};
 use crate::types::{Move, PieceType};
@@ -145,12 +145,10 @@ impl MovePicker {
                         {
                             continue;
                         }
-                        let pt = board
+                        let moved = board
                             .piece_on(mv.from())
-                            .map_or(0, |p| piece_to(p, mv.to()));
-                        let score = hist.butterfly(us, mv)
-                            + hist.continuation(self.cont[0], pt)
-                            + hist.continuation(self.cont[1], pt);
+                            .expect("a move's origin holds a piece");
+                        let score = hist.quiet_score(us, moved, mv, self.cont);
                         self.moves.push((mv, score));
                     }
                 }
