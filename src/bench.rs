@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use crate::board::Board;
 use crate::nnue::Network;
-use crate::search::{Engine, Limits, SearchRequest, TimeBudget};
+use crate::search::{Engine, Limits, SearchRequest};
 
 /// The depth searched when none is given.
 pub const DEFAULT_DEPTH: i32 = 13;
@@ -104,17 +104,11 @@ pub fn run_until(
     for (i, fen) in POSITIONS.iter().enumerate() {
         let board = Board::from_fen(fen).expect("bench FENs are valid");
         engine.new_game();
-        let request = SearchRequest {
-            board,
-            history: Vec::new(),
-            limits: Limits {
-                depth: Some(depth),
-                ..Limits::default()
-            },
-            budget: TimeBudget::unlimited(Instant::now()),
-            multipv: 1,
-            searchmoves: Vec::new(),
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
         };
+        let request = SearchRequest::fixed(board, Vec::new(), limits);
         let nodes = engine.search_until(request, stop)?;
         total += nodes;
         let _ = writeln!(out, "position {:>2}: {nodes:>10} nodes  {fen}", i + 1);

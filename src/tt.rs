@@ -253,15 +253,7 @@ impl TranspositionTable {
 
     /// Stores a result. Replaces the same position's entry (keeping its move if we have none)
     /// unless that entry is much deeper; otherwise evicts the shallowest, oldest entry.
-    pub fn store(
-        &self,
-        key: u64,
-        mv: Move,
-        score: i32,
-        eval: i32,
-        depth: i32,
-        bound: Bound,
-    ) {
+    pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
         let age = self.age.load(Ordering::Relaxed);
         let bucket = self.bucket(key);
         let mut victim = &bucket.slots[0];

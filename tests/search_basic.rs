@@ -1,10 +1,9 @@
 //! Search behaviour through the public facade: mates, no-move positions, limits, MultiPV.
 
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
 
 use escaque::board::Board;
-use escaque::search::{Engine, Limits, Reporter, Score, SearchInfo, SearchRequest, TimeBudget};
+use escaque::search::{Engine, Limits, Reporter, Score, SearchInfo, SearchRequest};
 use escaque::types::Move;
 
 #[derive(Default)]
@@ -31,12 +30,9 @@ fn search(fen: &str, limits: Limits, multipv: usize, searchmoves: &[&str]) -> Ar
     let capture = Arc::new(Capture::default());
     let mut engine = Engine::new();
     let request = SearchRequest {
-        board,
-        history: Vec::new(),
-        limits,
-        budget: TimeBudget::unlimited(Instant::now()),
         multipv,
         searchmoves,
+        ..SearchRequest::fixed(board, Vec::new(), limits)
     };
     engine.search_sync(request, capture.clone());
     capture
@@ -164,14 +160,7 @@ fn idle_as_soon_as_the_best_move_is_out() {
     }
     let (tx, rx) = std::sync::mpsc::channel();
     let mut engine = Engine::new();
-    let request = SearchRequest {
-        board: Board::startpos(),
-        history: Vec::new(),
-        limits: depth(3),
-        budget: TimeBudget::unlimited(Instant::now()),
-        multipv: 1,
-        searchmoves: Vec::new(),
-    };
+    let request = SearchRequest::fixed(Board::startpos(), Vec::new(), depth(3));
     engine.go(request, Arc::new(SlowToReturn(Mutex::new(tx))));
     rx.recv().unwrap();
     assert!(!engine.is_searching());

@@ -36,11 +36,9 @@ const fn pawn_table() -> [[u64; 64]; 2] {
     let mut table = [[0u64; 64]; 2];
     let mut sq = 0;
     while sq < 64 {
-        let bit = 1u64 << sq;
-        let not_a = 0xFEFE_FEFE_FEFE_FEFEu64;
-        let not_h = 0x7F7F_7F7F_7F7F_7F7Fu64;
-        table[0][sq] = ((bit & not_a) << 7) | ((bit & not_h) << 9);
-        table[1][sq] = ((bit & not_a) >> 9) | ((bit & not_h) >> 7);
+        let bit = Bitboard(1u64 << sq);
+        table[0][sq] = bit.pawn_attacks(Color::White).0;
+        table[1][sq] = bit.pawn_attacks(Color::Black).0;
         sq += 1;
     }
     table

@@ -294,18 +294,10 @@ impl Board {
             // Captures: unpinned pawns set-wise, pinned ones only along their pin line.
             let targets = theirs & check_mask;
             let free = pawns - pinned;
-            let not_a = !Bitboard::file(crate::types::File::A);
-            let not_h = !Bitboard::file(crate::types::File::H);
-            let (left, right) = match us {
-                Color::White => (
-                    Bitboard((free & not_a).0 << 7),
-                    Bitboard((free & not_h).0 << 9),
-                ),
-                Color::Black => (
-                    Bitboard((free & not_a).0 >> 9),
-                    Bitboard((free & not_h).0 >> 7),
-                ),
-            };
+            let (left, right) = (
+                free.pawn_attacks_towards_a(us),
+                free.pawn_attacks_towards_h(us),
+            );
             for (captures, delta) in [(left & targets, up_left), (right & targets, up_right)] {
                 sink.pawn_moves(captures - last_rank, delta, PawnMoves::Capture);
                 sink.pawn_moves(captures & last_rank, delta, PawnMoves::CapturePromotion);

@@ -1,8 +1,8 @@
 //! Static exchange evaluation: does a move win at least `threshold` material once all captures
 //! on its destination square are played out, least valuable attacker first?
 
-use crate::attacks::{bishop_attacks, rook_attacks};
 use super::Board;
+use crate::attacks::{bishop_attacks, rook_attacks};
 use crate::types::{Move, PieceType};
 
 /// Piece values for exchanges (the king never gets captured).

@@ -2,12 +2,11 @@
 //! soft node limit, with the kept positions labelled by the search score and the game result.
 
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
 
 use super::DatagenConfig;
 use crate::board::{Board, Game, Outcome};
 use crate::data::{splitmix64, GameResult, PackedPosition};
-use crate::search::{Engine, Limits, Reporter, Score, SearchInfo, SearchRequest, TimeBudget};
+use crate::search::{Engine, Limits, Reporter, Score, SearchInfo, SearchRequest};
 use crate::types::{Color, Move};
 
 /// A search score at or beyond this (centipawns, either side) for [`WIN_PLIES`] plies in a row
@@ -45,18 +44,12 @@ impl Reporter for LastResult {
 /// The engine's best move and score (side to move's view) for a position.
 fn search(engine: &mut Engine, game: &Game, config: &DatagenConfig) -> Option<(Move, Score)> {
     let reporter = Arc::new(LastResult::default());
-    let request = SearchRequest {
-        board: *game.board(),
-        history: game.history().to_vec(),
-        limits: Limits {
-            soft_nodes: Some(config.soft_nodes),
-            nodes: Some(config.hard_nodes()),
-            ..Limits::default()
-        },
-        budget: TimeBudget::unlimited(Instant::now()),
-        multipv: 1,
-        searchmoves: Vec::new(),
+    let limits = Limits {
+        soft_nodes: Some(config.soft_nodes),
+        nodes: Some(config.hard_nodes()),
+        ..Limits::default()
     };
+    let request = SearchRequest::fixed(*game.board(), game.history().to_vec(), limits);
     engine.search_sync(request, reporter.clone());
     let best = (*reporter.best.lock().expect("not poisoned"))?;
     let score = (*reporter.score.lock().expect("not poisoned"))?;

@@ -141,17 +141,6 @@ fn distance(a: Square, b: Square) -> i32 {
     df.max(dr)
 }
 
-#[inline(always)]
-fn pawn_attack_span(color: Color, pawns: Bitboard) -> Bitboard {
-    let p = pawns.0;
-    let not_a = !0x0101_0101_0101_0101u64;
-    let not_h = !0x8080_8080_8080_8080u64;
-    Bitboard(match color {
-        Color::White => ((p & not_a) << 7) | ((p & not_h) << 9),
-        Color::Black => ((p & not_a) >> 9) | ((p & not_h) >> 7),
-    })
-}
-
 struct Acc<'t, T: Tracer> {
     score: S,
     tracer: &'t mut T,
@@ -178,8 +167,8 @@ pub fn evaluate_parts<T: Tracer>(board: &Board, tracer: &mut T) -> EvalParts {
         board.pieces_of(Color::Black, PieceType::Pawn),
     ];
     let pawn_att = [
-        pawn_attack_span(Color::White, pawns[0]),
-        pawn_attack_span(Color::Black, pawns[1]),
+        pawns[0].pawn_attacks(Color::White),
+        pawns[1].pawn_attacks(Color::Black),
     ];
     let kings = [board.king(Color::White), board.king(Color::Black)];
     let king_zone = [

@@ -6,7 +6,7 @@
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use super::{against, divide_hashed};
+use super::{against, divide_hashed, format_divide};
 use crate::board::Board;
 use crate::uci::command::parse_unsigned;
 
@@ -146,11 +146,7 @@ fn run_divide(request: &Request) -> ExitCode {
     } else {
         counts.iter().map(|(_, n)| n).sum()
     };
-    let mut out = String::new();
-    for (mv, nodes) in &counts {
-        out.push_str(&format!("{}: {nodes}\n", board.move_to_uci(*mv, chess960)));
-    }
-    println!("{out}\nNodes searched: {total}");
+    print!("{}", format_divide(board, depth, &counts, chess960));
     let secs = elapsed.as_secs_f64();
     eprintln!(
         "time {secs:.3} s, {:.1} Mnps, {threads} thread(s), hash {hash_mb} MB",

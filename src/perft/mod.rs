@@ -155,6 +155,22 @@ fn perft_until(board: &Board, depth: u32, table: Option<&PerftTable>, stop: &Ato
     count
 }
 
+/// A divide as Stockfish prints it, the format GUIs and tools read: one `move: nodes` line per
+/// root move, a blank line, `Nodes searched: N` (N is 1 at depth 0, where there are no lines).
+pub fn format_divide(board: &Board, depth: u32, counts: &[(Move, u64)], chess960: bool) -> String {
+    let total: u64 = if depth == 0 {
+        1
+    } else {
+        counts.iter().map(|(_, n)| n).sum()
+    };
+    let mut text = String::new();
+    for (mv, nodes) in counts {
+        text.push_str(&format!("{}: {nodes}\n", board.move_to_uci(*mv, chess960)));
+    }
+    text.push_str(&format!("\nNodes searched: {total}\n"));
+    text
+}
+
 /// Leaf counts per root move ("divide"), in generation order. `threads` = 1 runs serially;
 /// more splits the root moves over a rayon pool of that size.
 pub fn divide(board: &Board, depth: u32, threads: usize) -> Vec<(Move, u64)> {

@@ -326,8 +326,7 @@ impl ThreadData {
                     }
                     // SEE pruning of quiets that hang material (with the capture rule below,
                     // one test). Match: +28 ± 101 (not resolved).
-                    if lmr_depth <= SEE_MAX_DEPTH
-                        && !board.see_ge(mv, SEE_QUIET_MARGIN * lmr_depth)
+                    if lmr_depth <= SEE_MAX_DEPTH && !board.see_ge(mv, SEE_QUIET_MARGIN * lmr_depth)
                     {
                         continue;
                     }
@@ -601,8 +600,7 @@ impl ThreadData {
             if !in_check && best_score > -MATE_BOUND {
                 // Delta pruning: even winning the captured piece cleanly cannot reach alpha.
                 // Match: +14 ± 83 (not resolved).
-                if mv.promotion().is_none()
-                    && raw_eval + board.capture_gain(mv) + QS_DELTA <= alpha
+                if mv.promotion().is_none() && raw_eval + board.capture_gain(mv) + QS_DELTA <= alpha
                 {
                     continue;
                 }

@@ -47,6 +47,21 @@ pub struct SearchRequest {
     pub searchmoves: Vec<Move>,
 }
 
+impl SearchRequest {
+    /// A search of `board` (after the game `history`) bounded only by `limits` (depth or nodes,
+    /// no clock), one PV, every root move: what bench, datagen and tests ask for.
+    pub fn fixed(board: Board, history: Vec<u64>, limits: Limits) -> SearchRequest {
+        SearchRequest {
+            board,
+            history,
+            limits,
+            budget: TimeBudget::unlimited(std::time::Instant::now()),
+            multipv: 1,
+            searchmoves: Vec::new(),
+        }
+    }
+}
+
 /// Flags shared between the controller and the search threads.
 #[derive(Default)]
 pub struct SearchSignals {

@@ -72,6 +72,30 @@ impl Bitboard {
             Color::Black => Bitboard(self.0 >> 8),
         }
     }
+    /// The squares that pawns of `color` on this set attack towards the a-file.
+    #[inline(always)]
+    pub const fn pawn_attacks_towards_a(self, color: Color) -> Bitboard {
+        const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
+        match color {
+            Color::White => Bitboard((self.0 & NOT_A) << 7),
+            Color::Black => Bitboard((self.0 & NOT_A) >> 9),
+        }
+    }
+    /// The squares that pawns of `color` on this set attack towards the h-file.
+    #[inline(always)]
+    pub const fn pawn_attacks_towards_h(self, color: Color) -> Bitboard {
+        const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+        match color {
+            Color::White => Bitboard((self.0 & NOT_H) << 9),
+            Color::Black => Bitboard((self.0 & NOT_H) >> 7),
+        }
+    }
+    /// Every square that a pawn of `color` on this set attacks (set-wise; one square's
+    /// attacks are also in the table behind `attacks::pawn_attacks`).
+    #[inline(always)]
+    pub const fn pawn_attacks(self, color: Color) -> Bitboard {
+        Bitboard(self.pawn_attacks_towards_a(color).0 | self.pawn_attacks_towards_h(color).0)
+    }
     #[inline(always)]
     pub const fn with(self, sq: Square) -> Bitboard {
         Bitboard(self.0 | 1 << sq.index())

@@ -596,17 +596,8 @@ impl Uci {
                 }
                 Err(e) => return out.error(&format!("go perft: {e}")),
             };
-            let total: u64 = if depth == 0 {
-                1
-            } else {
-                counts.iter().map(|(_, n)| n).sum()
-            };
-            let mut text = String::new();
-            for (mv, nodes) in &counts {
-                text.push_str(&format!("{}: {nodes}\n", board.move_to_uci(*mv, chess960)));
-            }
-            text.push_str(&format!("\nNodes searched: {total}\n\n"));
-            out.raw(&text);
+            // Stockfish ends a divide with a blank line too.
+            out.raw(&(crate::perft::format_divide(&board, depth, &counts, chess960) + "\n"));
         });
     }
 
