@@ -11,7 +11,6 @@ pub mod fuzz;
 pub mod nnue;
 pub mod perft;
 pub mod search;
-pub mod timeman;
 pub mod train;
 pub mod tt;
 pub mod tune;

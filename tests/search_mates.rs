@@ -2,10 +2,9 @@
 //! PV that delivers them; stalemate tricks are neither fallen into nor missed.
 
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
 
 use escaque::board::Board;
-use escaque::search::{Engine, Limits, Reporter, Score, SearchInfo, SearchRequest, TimeBudget};
+use escaque::search::{Engine, Limits, Reporter, Score, SearchInfo, SearchRequest};
 use escaque::types::Move;
 
 #[derive(Default)]
@@ -27,17 +26,14 @@ fn search_to_depth(board: Board, depth: i32) -> Arc<Capture> {
     let capture = Arc::new(Capture::default());
     let mut engine = Engine::new();
     engine.search_sync(
-        SearchRequest {
+        SearchRequest::fixed(
             board,
-            history: Vec::new(),
-            limits: Limits {
+            Vec::new(),
+            Limits {
                 depth: Some(depth),
                 ..Limits::default()
             },
-            budget: TimeBudget::unlimited(Instant::now()),
-            multipv: 1,
-            searchmoves: Vec::new(),
-        },
+        ),
         capture.clone(),
     );
     capture

@@ -349,7 +349,7 @@ fn play_one_second_game(allowance_ms: i64) {
 /// clocks stay within a generous 3 s of zero, since a loaded machine can hold the pipes or the
 /// engine for longer than a move's budget (a CI run flagged with 3 ms short, 132 ms used on a
 /// 129 ms clock). The time manager itself is checked without the wall clock in
-/// timeman::tests::a_whole_game_on_hard_limits_never_flags; the strict game is
+/// search::time::tests::a_whole_game_on_hard_limits_never_flags; the strict game is
 /// `never_loses_on_time_at_one_second_plus_ten_ms`, for an idle machine.
 #[test]
 fn plays_a_one_second_plus_ten_ms_game() {

@@ -1,6 +1,5 @@
-//! What a `go` asks for: the UCI limits, parsed but not yet turned into a time budget.
-
-use std::time::{Duration, Instant};
+//! What a `go` asks for: the UCI limits, parsed; the time manager (`time.rs`) turns them into
+//! stop rules.
 
 /// The limits of one search, as given by `go`. Times are in milliseconds; negative clock values
 /// from a GUI are clamped to zero by the parser.
@@ -20,24 +19,4 @@ pub struct Limits {
     pub movestogo: Option<u32>,
     pub infinite: bool,
     pub ponder: bool,
-}
-
-/// When the search must stop, computed from [`Limits`] by the time manager when `go` is read.
-/// `soft`: do not start another iteration after this; `hard`: abort at once.
-#[derive(Copy, Clone, Debug)]
-pub struct TimeBudget {
-    pub start: Instant,
-    pub soft: Option<Duration>,
-    pub hard: Option<Duration>,
-}
-
-impl TimeBudget {
-    /// No time limit (depth, nodes, mate or infinite searches).
-    pub fn unlimited(start: Instant) -> TimeBudget {
-        TimeBudget {
-            start,
-            soft: None,
-            hard: None,
-        }
-    }
 }

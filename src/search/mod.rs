@@ -9,13 +9,16 @@ pub mod params;
 mod picker;
 pub mod report;
 mod thread;
+pub mod time;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
+use std::time::Instant;
 
-pub use limits::{Limits, TimeBudget};
+pub use limits::Limits;
 pub use report::{Bound, Reporter, Score, SearchInfo, SilentReporter};
+pub use time::TimeManager;
 
 use crate::board::Board;
 use crate::nnue::Network;
@@ -40,7 +43,10 @@ pub struct SearchRequest {
     /// Keys of the game's earlier positions, oldest first (for repetition detection).
     pub history: Vec<u64>,
     pub limits: Limits,
-    pub budget: TimeBudget,
+    /// When the `go` was read: the clock runs from here.
+    pub start: Instant,
+    /// `Move Overhead`: milliseconds of GUI and pipe latency taken off every clock.
+    pub move_overhead_ms: u64,
     /// Number of principal variations to report (MultiPV), at least 1.
     pub multipv: usize,
     /// If not empty, only these root moves are searched.
@@ -55,7 +61,8 @@ impl SearchRequest {
             board,
             history,
             limits,
-            budget: TimeBudget::unlimited(std::time::Instant::now()),
+            start: Instant::now(),
+            move_overhead_ms: 0,
             multipv: 1,
             searchmoves: Vec::new(),
         }
@@ -216,7 +223,6 @@ impl Engine {
                         depth: Some(1),
                         ..Limits::default()
                     },
-                    budget: TimeBudget::unlimited(request.budget.start),
                     ..request
                 };
                 self.signals.hold.store(false, Ordering::Release);

@@ -11,7 +11,7 @@ use std::time::Duration;
 use super::history::{Histories, PieceTo, NO_PIECE_TO};
 use super::params::*;
 use super::report::wdl;
-use super::{Bound, Reporter, Score, SearchInfo, SearchRequest, SearchSignals};
+use super::{Bound, Reporter, Score, SearchInfo, SearchRequest, SearchSignals, TimeManager};
 use crate::board::Board;
 use crate::nnue::{AccumulatorStack, Network};
 use crate::tt::TranspositionTable;
@@ -63,7 +63,8 @@ pub struct Shared<'a> {
     /// Internal stop: the main thread finished (or timed out); helpers end too.
     pub abort: AtomicBool,
     pub nodes: AtomicU64,
-    pub node_limit: u64,
+    /// Every stop rule of this search.
+    pub time: TimeManager,
 }
 
 /// Everything one search thread owns. Kept between searches so histories carry over.
@@ -169,9 +170,9 @@ impl ThreadData {
         if self.stopped {
             return true;
         }
-        if self.id == 0 && sh.node_limit != u64::MAX {
+        if self.id == 0 && sh.time.has_node_limit() {
             let total = sh.nodes.load(Ordering::Relaxed) + self.nodes - self.flushed;
-            if total >= sh.node_limit {
+            if sh.time.out_of_nodes(total) {
                 self.stopped = true;
                 return true;
             }
@@ -182,11 +183,12 @@ impl ThreadData {
             self.flushed = self.nodes;
             if sh.abort.load(Ordering::Relaxed) || sh.signals.stop.load(Ordering::Acquire) {
                 self.stopped = true;
-            } else if self.id == 0 && !sh.signals.pondering.load(Ordering::Acquire) {
-                let budget = &sh.request.budget;
-                if budget.hard.is_some_and(|h| budget.start.elapsed() >= h) {
-                    self.stopped = true;
-                }
+            } else if self.id == 0
+                && sh
+                    .time
+                    .out_of_time(sh.signals.pondering.load(Ordering::Acquire))
+            {
+                self.stopped = true;
             }
         }
         self.stopped
@@ -201,11 +203,7 @@ impl ThreadData {
     /// Iterative deepening. The main thread (id 0) reports and manages time; helpers just search.
     pub fn iterative_deepening(&mut self, sh: &Shared, reporter: &dyn Reporter) {
         let request = sh.request;
-        let max_depth = request
-            .limits
-            .depth
-            .unwrap_or(MAX_PLY as i32 - 1)
-            .clamp(1, MAX_PLY as i32 - 1);
+        let max_depth = sh.time.max_depth();
         let multipv = request.multipv.clamp(1, self.root_moves.len().max(1));
         let main = self.id == 0;
         for depth in 1..=max_depth {
@@ -233,29 +231,11 @@ impl ThreadData {
             for i in 0..multipv {
                 reporter.info(&self.info(sh, i, depth));
             }
-            // Stop early: a mate within the `go mate` limit, or time for another iteration gone.
-            let best = self.root_moves[0].score;
-            if let Some(mate) = request.limits.mate {
-                if best >= MATE_BOUND && (MATE - best + 1) / 2 <= mate {
-                    break;
-                }
-            }
-            if request
-                .limits
-                .soft_nodes
-                .is_some_and(|soft| sh.nodes.load(Ordering::Relaxed) >= soft)
-            {
-                break;
-            }
+            let nodes = sh.nodes.load(Ordering::Relaxed);
             let pondering = sh.signals.pondering.load(Ordering::Acquire);
-            let elapsed = request.budget.start.elapsed();
-            if !pondering && request.budget.soft.is_some_and(|s| elapsed >= s) {
-                break;
-            }
-            // A forced mate found and confirmed a few plies deeper: more depth will not change it.
-            if best.abs() >= MATE_BOUND
-                && depth > 2 * (MATE - best.abs()) + 4
-                && request.budget.soft.is_some()
+            if sh
+                .time
+                .stop_after_iteration(depth, self.root_moves[0].score, nodes, pondering)
             {
                 break;
             }
@@ -297,7 +277,7 @@ impl ThreadData {
                 self.root_moves[self.pv_idx].bound = Bound::Exact;
                 return;
             }
-            if self.id == 0 && sh.request.budget.start.elapsed() > Duration::from_secs(2) {
+            if self.id == 0 && sh.time.elapsed() > Duration::from_secs(2) {
                 self.flush_nodes(sh);
                 reporter.info(&self.info(sh, self.pv_idx, depth));
             }
@@ -326,7 +306,7 @@ impl ThreadData {
             bound,
             wdl: wdl(score),
             nodes: sh.nodes.load(Ordering::Relaxed),
-            time_ms: sh.request.budget.start.elapsed().as_millis() as u64,
+            time_ms: sh.time.elapsed().as_millis() as u64,
             hashfull: sh.tt.hashfull(),
             pv: rm.pv.clone(),
         }
@@ -354,17 +334,23 @@ pub fn run_search(
     reporter: &dyn Reporter,
 ) -> u64 {
     tt.new_search();
+    for td in pool.iter_mut() {
+        td.prepare(request);
+    }
     let sh = Shared {
         tt,
         signals,
         request,
         abort: AtomicBool::new(false),
         nodes: AtomicU64::new(0),
-        node_limit: request.limits.nodes.unwrap_or(u64::MAX),
+        time: TimeManager::new(
+            &request.limits,
+            request.board.side_to_move(),
+            request.move_overhead_ms,
+            request.start,
+            pool[0].root_moves.len(),
+        ),
     };
-    for td in pool.iter_mut() {
-        td.prepare(request);
-    }
     let (main, helpers) = pool.split_first_mut().expect("at least one thread");
     if main.root_moves.is_empty() {
         let score = if request.board.in_check() {

@@ -505,21 +505,6 @@ impl Uci {
         } else {
             searchmoves.clone()
         };
-        let mut budget = crate::timeman::budget(
-            &go.limits,
-            board.side_to_move(),
-            self.options.move_overhead_ms,
-            received,
-        );
-        // One legal move on the clock: play it after a short search (a sixteenth of the usual
-        // time, at most 100 ms), saving the time (UCI-CHECKLIST item 60) yet long enough that the
-        // score and PV it reports agree with what a real search knows; a first iteration alone
-        // reported scores and mates its next searches contradicted.
-        if root_moves.len() == 1 {
-            budget.soft = budget
-                .soft
-                .map(|soft| (soft / 16).min(Duration::from_millis(100)));
-        }
         let reporter = Arc::new(UciReporter::new(
             Arc::clone(&self.out),
             board,
@@ -532,7 +517,8 @@ impl Uci {
             board,
             history: self.game.history().to_vec(),
             limits: go.limits,
-            budget,
+            start: received,
+            move_overhead_ms: self.options.move_overhead_ms,
             multipv: self.options.multipv.max(1),
             searchmoves,
         };

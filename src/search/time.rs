@@ -1,7 +1,11 @@
-//! The time manager: turns the clock fields of a `go` command ([`Limits`]) into a [`TimeBudget`]
-//! (a soft limit: no new iteration after it; a hard limit: abort at once).
+//! The time manager: every "should the search stop?" decision lives here. [`TimeManager`] is
+//! made once per search from the `go` limits and answers the main search thread at two points:
+//! during an iteration ([`TimeManager::must_abort`]: the hard time limit and the node limit) and
+//! after one ([`TimeManager::stop_after_iteration`]: the soft time limit, datagen's soft node
+//! limit, `go mate`, a confirmed mate, the depth limit). Rules that adapt to the search (best-move
+//! stability, the share of nodes on the best move) belong here too.
 //!
-//! The rules are deliberately conservative, because losing on time loses the whole game:
+//! The clock rules are deliberately conservative, because losing on time loses the whole game:
 //! * `Move Overhead` (GUI and pipe latency) is taken off every clock and off `movetime`;
 //! * one move never uses more than half of what is left after the overhead, so even a
 //!   `movestogo 1` bank is not spent on a single move;
@@ -12,12 +16,131 @@
 //!   increments rebuild it, so a scheduling hiccup in a bullet game does not flag;
 //! * with fewer than ten increments on the clock a move spends at most half an increment
 //!   (one at most), so latency charged to our clock cannot drain it move after move;
-//! * every budget is at least 1 ms, so the search always returns a move even on a 1 ms clock.
+//! * every budget is at least 1 ms, so the search always returns a move even on a 1 ms clock;
+//! * with a single legal move, a sixteenth of the soft limit (at most 100 ms): enough for a
+//!   score and PV that agree with what the engine knows, and the time is saved (UCI-CHECKLIST
+//!   item 60).
 
 use std::time::{Duration, Instant};
 
-use crate::search::{Limits, TimeBudget};
+use super::params::{MATE, MATE_BOUND, MAX_PLY};
+use super::Limits;
 use crate::types::Color;
+
+/// When the search must stop by the clock, from the `go` limits: `soft`: no new iteration after
+/// it; `hard`: abort at once.
+#[derive(Copy, Clone, Debug)]
+struct TimeBudget {
+    start: Instant,
+    soft: Option<Duration>,
+    hard: Option<Duration>,
+}
+
+impl TimeBudget {
+    fn unlimited(start: Instant) -> TimeBudget {
+        TimeBudget {
+            start,
+            soft: None,
+            hard: None,
+        }
+    }
+}
+
+/// A single legal move is played after a short search (a sixteenth of the soft limit, at most
+/// this): its score and PV then agree with what a real search knows (a first iteration alone
+/// reported scores and mates its next searches contradicted), and the time is saved.
+const SINGLE_MOVE_MAX: Duration = Duration::from_millis(100);
+
+/// Every stop rule of one search.
+#[derive(Clone, Debug)]
+pub struct TimeManager {
+    budget: TimeBudget,
+    max_depth: i32,
+    node_limit: Option<u64>,
+    soft_nodes: Option<u64>,
+    mate_moves: Option<i32>,
+}
+
+impl TimeManager {
+    /// The rules for a search of `limits` with `root_moves` moves to choose from, for the side
+    /// `stm`, whose clock started at `start` (when the `go` was read), `overhead_ms` being the
+    /// `Move Overhead` option.
+    pub fn new(
+        limits: &Limits,
+        stm: Color,
+        overhead_ms: u64,
+        start: Instant,
+        root_moves: usize,
+    ) -> TimeManager {
+        let mut budget = budget(limits, stm, overhead_ms, start);
+        if root_moves == 1 {
+            budget.soft = budget.soft.map(|soft| (soft / 16).min(SINGLE_MOVE_MAX));
+        }
+        TimeManager {
+            budget,
+            max_depth: limits
+                .depth
+                .unwrap_or(MAX_PLY as i32 - 1)
+                .clamp(1, MAX_PLY as i32 - 1),
+            node_limit: limits.nodes,
+            soft_nodes: limits.soft_nodes,
+            mate_moves: limits.mate,
+        }
+    }
+
+    /// Time since the clock started.
+    pub fn elapsed(&self) -> Duration {
+        self.budget.start.elapsed()
+    }
+
+    /// The deepest iteration to search.
+    pub fn max_depth(&self) -> i32 {
+        self.max_depth
+    }
+
+    /// Whether a node limit is set (the main thread then counts every node against it).
+    pub fn has_node_limit(&self) -> bool {
+        self.node_limit.is_some()
+    }
+
+    /// Whether `nodes` reached the node limit (`go nodes`, datagen's hard cap): stop at once.
+    #[inline(always)]
+    pub fn out_of_nodes(&self, nodes: u64) -> bool {
+        self.node_limit.is_some_and(|limit| nodes >= limit)
+    }
+
+    /// Whether the hard time limit has passed: abort the iteration at once. Pondering is never
+    /// out of time: the clock runs from `go ponder`, but is enforced from `ponderhit` on.
+    pub fn out_of_time(&self, pondering: bool) -> bool {
+        !pondering && self.budget.hard.is_some_and(|hard| self.elapsed() >= hard)
+    }
+
+    /// After an iteration of `depth` whose best score is `best` (internal units), with `nodes`
+    /// searched in all: whether to stop rather than start another.
+    pub fn stop_after_iteration(&self, depth: i32, best: i32, nodes: u64, pondering: bool) -> bool {
+        if depth >= self.max_depth {
+            return true;
+        }
+        // A mate within the `go mate` limit.
+        if self
+            .mate_moves
+            .is_some_and(|mate| best >= MATE_BOUND && (MATE - best + 1) / 2 <= mate)
+        {
+            return true;
+        }
+        if self.soft_nodes.is_some_and(|soft| nodes >= soft) {
+            return true;
+        }
+        if !pondering && self.budget.soft.is_some_and(|soft| self.elapsed() >= soft) {
+            return true;
+        }
+        // A forced mate found and confirmed a few plies deeper: more depth will not change it
+        // (on the clock only: `go depth` and `go infinite` searches go on as asked).
+        best.abs() >= MATE_BOUND
+            && depth > 2 * (MATE - best.abs()) + 4
+            && self.budget.soft.is_some()
+    }
+}
 
 /// Moves assumed to remain in a sudden-death game (no `movestogo`).
 const MOVES_HORIZON: u64 = 25;
@@ -30,7 +153,7 @@ const LOW_CLOCK_INCREMENTS: u64 = 10;
 /// What the clock should still show after the move (and its increment), in milliseconds.
 pub const RESERVE_MS: u64 = 100;
 
-/// The budget for one search. `start` is when the `go` command was read (the clock starts
+/// The clock budget for one search. `start` is when the `go` command was read (the clock starts
 /// there); `overhead_ms` is the `Move Overhead` option; `stm` the side to move.
 ///
 /// * `ponder` searches get the same budget as a normal search, counted from `go ponder` like
@@ -41,7 +164,7 @@ pub const RESERVE_MS: u64 = 100;
 /// * Otherwise (depth, nodes, mate, or nothing): no time limit.
 ///
 /// When both `movetime` and a clock are given, the smaller budget wins.
-pub fn budget(limits: &Limits, stm: Color, overhead_ms: u64, start: Instant) -> TimeBudget {
+fn budget(limits: &Limits, stm: Color, overhead_ms: u64, start: Instant) -> TimeBudget {
     if limits.infinite {
         return TimeBudget::unlimited(start);
     }
