@@ -177,6 +177,8 @@ pub(crate) fn try_zeroed_vec<T: Zeroable>(len: usize) -> Option<Vec<T>> {
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
     age: std::sync::atomic::AtomicU8,
+    /// The size asked for (the `Hash` option's value).
+    megabytes: usize,
 }
 
 impl TranspositionTable {
@@ -200,7 +202,13 @@ impl TranspositionTable {
         Ok(TranspositionTable {
             buckets,
             age: std::sync::atomic::AtomicU8::new(0),
+            megabytes: mb.max(1),
         })
+    }
+
+    /// The size in megabytes it was made with.
+    pub fn megabytes(&self) -> usize {
+        self.megabytes
     }
 
     /// Empties every entry (`ucinewgame`, `Clear Hash`).

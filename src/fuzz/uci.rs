@@ -874,7 +874,7 @@ fn setoption_line(rng: &mut Rng) -> String {
         options::OptionKind::Check { .. } => rng
             .pick(&["true", "false", "TRUE", "False", "1", "0", "yes", ""])
             .to_string(),
-        options::OptionKind::Button => rng.pick(&["", "now", "true"]).to_string(),
+        options::OptionKind::Button { .. } => rng.pick(&["", "now", "true"]).to_string(),
         options::OptionKind::Text { .. } => rng
             .pick(&[
                 options::DEFAULT_EVAL_FILE,

@@ -93,7 +93,6 @@ pub struct Engine {
     last_nodes: Arc<AtomicU64>,
     /// Set just before the running search's `bestmove` is reported.
     answered: Arc<AtomicBool>,
-    hash_mb: usize,
     threads: usize,
     /// The evaluation network every search thread uses.
     network: Arc<Network>,
@@ -149,7 +148,6 @@ impl Engine {
             tt: Arc::new(TranspositionTable::new(Self::DEFAULT_HASH_MB)),
             last_nodes: Arc::new(AtomicU64::new(0)),
             answered: Arc::new(AtomicBool::new(false)),
-            hash_mb: Self::DEFAULT_HASH_MB,
             threads: 1,
             network: Network::default_network(),
             use_nnue: Self::DEFAULT_USE_NNUE,
@@ -300,21 +298,30 @@ impl Engine {
             && !self.answered.load(Ordering::Acquire)
     }
 
-    /// Resizes the transposition table (waits for a running search first).
+    /// Resizes the transposition table (waits for a running search first). If the new size
+    /// cannot be had, the old size is restored, or the largest size below it that can be
+    /// (every allocation here is fallible: a refused one is an error, never an abort).
     pub fn set_hash_mb(&mut self, mb: usize) -> Result<(), String> {
         self.wait();
-        // Free the old table first so the peak is one table, not two; restore it on failure.
-        let old = std::mem::replace(&mut self.tt, Arc::new(TranspositionTable::new(1)));
-        let old_mb = self.hash_mb;
-        drop(old);
+        let old_mb = self.hash_mb();
+        // Free the old table first so the peak is one table, not two.
+        self.tt = Arc::new(TranspositionTable::try_new(1).map_err(|e| {
+            format!("no memory even for a 1 MB table ({e})")
+        })?);
         match TranspositionTable::try_new(mb) {
             Ok(table) => {
                 self.tt = Arc::new(table);
-                self.hash_mb = mb.max(1);
                 Ok(())
             }
             Err(e) => {
-                self.tt = Arc::new(TranspositionTable::new(old_mb));
+                let mut size = old_mb;
+                while size > 1 {
+                    if let Ok(table) = TranspositionTable::try_new(size) {
+                        self.tt = Arc::new(table);
+                        break;
+                    }
+                    size /= 2;
+                }
                 Err(e)
             }
         }
@@ -360,8 +367,9 @@ impl Engine {
         &self.network
     }
 
+    /// The transposition table's size in megabytes.
     pub fn hash_mb(&self) -> usize {
-        self.hash_mb
+        self.tt.megabytes()
     }
     pub fn threads(&self) -> usize {
         self.threads

@@ -83,7 +83,10 @@ pub enum Flow {
 /// Engine work postponed until the running search has ended.
 #[derive(Clone, Debug)]
 enum Deferred {
-    Option(OptionChange),
+    Hash(usize),
+    Threads(usize),
+    ClearHash,
+    UseNnue(bool),
     NewGame,
     Network(Arc<crate::nnue::Network>),
 }
@@ -315,18 +318,16 @@ impl Uci {
 
     fn apply_to_engine(&mut self, work: &Deferred) {
         match work {
-            Deferred::Option(OptionChange::Hash(mb)) => {
+            Deferred::Hash(mb) => {
                 if let Err(e) = self.engine.set_hash_mb(*mb) {
                     let kept = self.engine.hash_mb();
                     self.out
                         .error(&format!("option 'Hash': {e}; keeping {kept} MB"));
-                    self.options.hash_mb = kept;
                 }
             }
-            Deferred::Option(OptionChange::Threads(n)) => self.engine.set_threads(*n),
-            Deferred::Option(OptionChange::ClearHash) => self.engine.clear_hash(),
-            Deferred::Option(OptionChange::UseNnue(on)) => self.engine.set_use_nnue(*on),
-            Deferred::Option(_) => {}
+            Deferred::Threads(n) => self.engine.set_threads(*n),
+            Deferred::ClearHash => self.engine.clear_hash(),
+            Deferred::UseNnue(on) => self.engine.set_use_nnue(*on),
             Deferred::NewGame => self.engine.new_game(),
             Deferred::Network(net) => self.engine.set_network(Arc::clone(net)),
         }
@@ -402,12 +403,11 @@ impl Uci {
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         match options::parse_change(name, value) {
             Ok(OptionChange::EvalFile(path)) => self.load_network(path),
-            Ok(change) => {
-                self.options.apply(&change);
-                if change.needs_idle_engine() {
-                    self.engine_work(Deferred::Option(change));
-                }
-            }
+            Ok(OptionChange::Hash(mb)) => self.engine_work(Deferred::Hash(mb)),
+            Ok(OptionChange::Threads(n)) => self.engine_work(Deferred::Threads(n)),
+            Ok(OptionChange::ClearHash) => self.engine_work(Deferred::ClearHash),
+            Ok(OptionChange::UseNnue(on)) => self.engine_work(Deferred::UseNnue(on)),
+            Ok(change) => self.options.apply(&change),
             Err(e) => self.out.error(&e.to_string()),
         }
     }
@@ -569,7 +569,7 @@ impl Uci {
             return;
         }
         let board = *self.game.board();
-        let threads = self.options.threads;
+        let threads = self.engine.threads();
         let chess960 = self.options.chess960;
         let out = Arc::clone(&self.out);
         self.start_job("perft", move |stop, done| {

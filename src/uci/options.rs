@@ -5,21 +5,27 @@ use std::fmt;
 
 use crate::search::Engine;
 
-/// The declared type of an option.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+/// The declared type of an option, with the typed change a valid value makes: each option
+/// builds its own [`OptionChange`], so a new option cannot silently act as an old one.
+#[derive(Copy, Clone, Debug)]
 pub enum OptionKind {
     Spin {
         default: i64,
         min: i64,
         max: i64,
+        change: fn(i64) -> OptionChange,
     },
     Check {
         default: bool,
+        change: fn(bool) -> OptionChange,
     },
-    Button,
+    Button {
+        press: fn() -> OptionChange,
+    },
     /// A free-text value (`type string`); an empty value means the default.
     Text {
         default: &'static str,
+        change: fn(String) -> OptionChange,
     },
 }
 
@@ -35,12 +41,12 @@ impl fmt::Display for OptionSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "option name {} type ", self.name)?;
         match self.kind {
-            OptionKind::Spin { default, min, max } => {
-                write!(f, "spin default {default} min {min} max {max}")
-            }
-            OptionKind::Check { default } => write!(f, "check default {default}"),
-            OptionKind::Button => write!(f, "button"),
-            OptionKind::Text { default } => write!(f, "string default {default}"),
+            OptionKind::Spin {
+                default, min, max, ..
+            } => write!(f, "spin default {default} min {min} max {max}"),
+            OptionKind::Check { default, .. } => write!(f, "check default {default}"),
+            OptionKind::Button { .. } => write!(f, "button"),
+            OptionKind::Text { default, .. } => write!(f, "string default {default}"),
         }
     }
 }
@@ -58,6 +64,7 @@ pub const OPTIONS: &[OptionSpec] = &[
             default: Engine::DEFAULT_HASH_MB as i64,
             min: 1,
             max: MAX_HASH_MB,
+            change: |mb| OptionChange::Hash(mb as usize),
         },
     },
     OptionSpec {
@@ -66,6 +73,7 @@ pub const OPTIONS: &[OptionSpec] = &[
             default: 1,
             min: 1,
             max: MAX_THREADS,
+            change: |n| OptionChange::Threads(n as usize),
         },
     },
     OptionSpec {
@@ -74,6 +82,7 @@ pub const OPTIONS: &[OptionSpec] = &[
             default: 1,
             min: 1,
             max: MAX_MULTIPV,
+            change: |n| OptionChange::MultiPv(n as usize),
         },
     },
     OptionSpec {
@@ -82,34 +91,48 @@ pub const OPTIONS: &[OptionSpec] = &[
             default: DEFAULT_MOVE_OVERHEAD as i64,
             min: 0,
             max: 5000,
+            change: |ms| OptionChange::MoveOverhead(ms as u64),
         },
     },
     OptionSpec {
         name: "Clear Hash",
-        kind: OptionKind::Button,
+        kind: OptionKind::Button {
+            press: || OptionChange::ClearHash,
+        },
     },
     OptionSpec {
         name: "Ponder",
-        kind: OptionKind::Check { default: false },
+        kind: OptionKind::Check {
+            default: false,
+            change: OptionChange::Ponder,
+        },
     },
     OptionSpec {
         name: "UCI_Chess960",
-        kind: OptionKind::Check { default: false },
+        kind: OptionKind::Check {
+            default: false,
+            change: OptionChange::Chess960,
+        },
     },
     OptionSpec {
         name: "UCI_ShowWDL",
-        kind: OptionKind::Check { default: false },
+        kind: OptionKind::Check {
+            default: false,
+            change: OptionChange::ShowWdl,
+        },
     },
     OptionSpec {
         name: "Use NNUE",
         kind: OptionKind::Check {
             default: Engine::DEFAULT_USE_NNUE,
+            change: OptionChange::UseNnue,
         },
     },
     OptionSpec {
         name: "EvalFile",
         kind: OptionKind::Text {
             default: DEFAULT_EVAL_FILE,
+            change: OptionChange::EvalFile,
         },
     },
 ];
@@ -131,19 +154,6 @@ pub enum OptionChange {
     UseNnue(bool),
     /// A network file to load, or [`DEFAULT_EVAL_FILE`].
     EvalFile(String),
-}
-
-impl OptionChange {
-    /// Whether applying it touches the engine (must wait until no search is running).
-    pub fn needs_idle_engine(&self) -> bool {
-        matches!(
-            self,
-            OptionChange::Hash(_)
-                | OptionChange::Threads(_)
-                | OptionChange::ClearHash
-                | OptionChange::UseNnue(_)
-        )
-    }
 }
 
 /// Why a `setoption` was refused.
@@ -212,14 +222,14 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<OptionChange, Opt
     let value = value.map(str::trim);
     let name = spec.name;
     match spec.kind {
-        OptionKind::Button => Ok(OptionChange::ClearHash),
-        OptionKind::Text { default } => Ok(OptionChange::EvalFile(
+        OptionKind::Button { press } => Ok(press()),
+        OptionKind::Text { default, change } => Ok(change(
             value
                 .filter(|v| !v.is_empty())
                 .unwrap_or(default)
                 .to_string(),
         )),
-        OptionKind::Check { .. } => {
+        OptionKind::Check { change, .. } => {
             let text = value
                 .filter(|v| !v.is_empty())
                 .ok_or(OptionError::MissingValue(name))?;
@@ -233,14 +243,11 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<OptionChange, Opt
                     value: text.to_string(),
                 });
             };
-            Ok(match name {
-                "Ponder" => OptionChange::Ponder(on),
-                "UCI_Chess960" => OptionChange::Chess960(on),
-                "Use NNUE" => OptionChange::UseNnue(on),
-                _ => OptionChange::ShowWdl(on),
-            })
+            Ok(change(on))
         }
-        OptionKind::Spin { min, max, .. } => {
+        OptionKind::Spin {
+            min, max, change, ..
+        } => {
             let text = value
                 .filter(|v| !v.is_empty())
                 .ok_or(OptionError::MissingValue(name))?;
@@ -261,60 +268,51 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<OptionChange, Opt
             if !(min..=max).contains(&n) {
                 return Err(out_of_range());
             }
-            Ok(match name {
-                "Hash" => OptionChange::Hash(n as usize),
-                "Threads" => OptionChange::Threads(n as usize),
-                "MultiPV" => OptionChange::MultiPv(n as usize),
-                _ => OptionChange::MoveOverhead(n as u64),
-            })
+            Ok(change(n))
         }
     }
 }
 
-/// The current option values the controller uses (Hash and Threads also live in the engine).
+/// The option values the controller owns. Hash, Threads and Use NNUE are the engine's (one copy
+/// each, read back from it); buttons hold no value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
-    pub hash_mb: usize,
-    pub threads: usize,
     pub multipv: usize,
     pub move_overhead_ms: u64,
     pub ponder: bool,
     pub chess960: bool,
     pub show_wdl: bool,
     pub eval_file: String,
-    pub use_nnue: bool,
 }
 
 impl Default for Options {
     fn default() -> Options {
         Options {
-            hash_mb: Engine::DEFAULT_HASH_MB,
-            threads: 1,
             multipv: 1,
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD,
             ponder: false,
             chess960: false,
             show_wdl: false,
             eval_file: DEFAULT_EVAL_FILE.to_string(),
-            use_nnue: Engine::DEFAULT_USE_NNUE,
         }
     }
 }
 
 impl Options {
-    /// Records a change (the engine-side part, if any, is applied by the controller).
+    /// Records a change to a value the controller owns; the engine's own options (Hash,
+    /// Threads, Clear Hash, Use NNUE, and the network EvalFile names) are applied to the engine.
     pub fn apply(&mut self, change: &OptionChange) {
         match *change {
-            OptionChange::Hash(mb) => self.hash_mb = mb,
-            OptionChange::Threads(n) => self.threads = n,
             OptionChange::MultiPv(n) => self.multipv = n,
             OptionChange::MoveOverhead(ms) => self.move_overhead_ms = ms,
-            OptionChange::ClearHash => {}
             OptionChange::Ponder(on) => self.ponder = on,
             OptionChange::Chess960(on) => self.chess960 = on,
             OptionChange::ShowWdl(on) => self.show_wdl = on,
             OptionChange::EvalFile(ref path) => self.eval_file = path.clone(),
-            OptionChange::UseNnue(on) => self.use_nnue = on,
+            OptionChange::Hash(_)
+            | OptionChange::Threads(_)
+            | OptionChange::ClearHash
+            | OptionChange::UseNnue(_) => {}
         }
     }
 }
@@ -336,7 +334,10 @@ mod tests {
         assert!(lines.contains(&"option name UCI_Chess960 type check default false".to_string()));
         assert!(lines.contains(&"option name UCI_ShowWDL type check default false".to_string()));
         for o in OPTIONS {
-            if let OptionKind::Spin { default, min, max } = o.kind {
+            if let OptionKind::Spin {
+                default, min, max, ..
+            } = o.kind
+            {
                 assert!(min <= default && default <= max, "{o}");
             }
         }
