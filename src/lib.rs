@@ -7,6 +7,7 @@ pub mod cli;
 pub mod data;
 pub mod datagen;
 pub mod eval;
+pub mod event;
 pub mod fuzz;
 pub mod nnue;
 pub mod perft;

@@ -16,8 +16,8 @@ fn main() -> ExitCode {
         Some("train") => escaque::train::cli::run_train(&args[1..]),
         Some("data") => escaque::cli::run_data(&args[1..]),
         None => {
-            let input = spawn_stdin_reader();
-            Uci::new(Output::stdout()).run(&input);
+            let (events, input) = spawn_stdin_reader();
+            Uci::new(Output::stdout()).run(events, &input);
             // Exit at once: a search thread that did not stop in time must not keep us alive.
             std::process::exit(0)
         }

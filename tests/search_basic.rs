@@ -34,7 +34,9 @@ fn search(fen: &str, limits: Limits, multipv: usize, searchmoves: &[&str]) -> Ar
         searchmoves,
         ..SearchRequest::fixed(board, Vec::new(), limits)
     };
-    engine.search_sync(request, capture.clone());
+    engine
+        .search_sync(request, capture.clone())
+        .expect("a finite search");
     capture
 }
 

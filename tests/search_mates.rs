@@ -25,17 +25,19 @@ impl Reporter for Capture {
 fn search_to_depth(board: Board, depth: i32) -> Arc<Capture> {
     let capture = Arc::new(Capture::default());
     let mut engine = Engine::new();
-    engine.search_sync(
-        SearchRequest::fixed(
-            board,
-            Vec::new(),
-            Limits {
-                depth: Some(depth),
-                ..Limits::default()
-            },
-        ),
-        capture.clone(),
-    );
+    engine
+        .search_sync(
+            SearchRequest::fixed(
+                board,
+                Vec::new(),
+                Limits {
+                    depth: Some(depth),
+                    ..Limits::default()
+                },
+            ),
+            capture.clone(),
+        )
+        .expect("a finite search");
     capture
 }
 

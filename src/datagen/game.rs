@@ -50,7 +50,7 @@ fn search(engine: &mut Engine, game: &Game, config: &DatagenConfig) -> Option<(M
         ..Limits::default()
     };
     let request = SearchRequest::fixed(*game.board(), game.history().to_vec(), limits);
-    engine.search_sync(request, reporter.clone());
+    engine.search_sync(request, reporter.clone()).ok()?;
     let best = (*reporter.best.lock().expect("not poisoned"))?;
     let score = (*reporter.score.lock().expect("not poisoned"))?;
     Some((best, score))

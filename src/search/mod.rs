@@ -21,6 +21,7 @@ pub use report::{Bound, Reporter, Score, SearchInfo, SilentReporter};
 pub use time::TimeManager;
 
 use crate::board::Board;
+use crate::event::Event;
 use crate::nnue::Network;
 use crate::tt::TranspositionTable;
 use crate::types::Move;
@@ -80,6 +81,9 @@ pub struct SearchSignals {
     /// True while pondering: the time limits are not enforced yet (their clock runs from
     /// `go ponder`, so after `ponderhit` the time spent pondering counts).
     pub pondering: AtomicBool,
+    /// Notified when `hold` or `stop` change: a finished search held by `go infinite` or
+    /// `go ponder` sleeps on it.
+    pub released: Event,
 }
 
 /// The engine: owns the search thread, the transposition table and the options.
@@ -92,7 +96,7 @@ pub struct Engine {
     tt: Arc<TranspositionTable>,
     last_nodes: Arc<AtomicU64>,
     /// Set just before the running search's `bestmove` is reported.
-    answered: Arc<AtomicBool>,
+    answered: Arc<Event>,
     threads: usize,
     /// The evaluation network every search thread uses.
     network: Arc<Network>,
@@ -103,7 +107,7 @@ pub struct Engine {
 /// Passes reports on, and marks the search answered just before its `bestmove` goes out.
 struct Answering {
     inner: Arc<dyn Reporter>,
-    answered: Arc<AtomicBool>,
+    answered: Arc<Event>,
 }
 
 impl Reporter for Answering {
@@ -114,7 +118,7 @@ impl Reporter for Answering {
         self.inner.message(text);
     }
     fn best_move(&self, best: Option<Move>, ponder: Option<Move>) {
-        self.answered.store(true, Ordering::Release);
+        self.answered.set();
         self.inner.best_move(best, ponder);
     }
 }
@@ -147,24 +151,25 @@ impl Engine {
             pool: Vec::new(),
             tt: Arc::new(TranspositionTable::new(Self::DEFAULT_HASH_MB)),
             last_nodes: Arc::new(AtomicU64::new(0)),
-            answered: Arc::new(AtomicBool::new(false)),
+            answered: Arc::new(Event::default()),
             threads: 1,
             network: Network::default_network(),
             use_nnue: Self::DEFAULT_USE_NNUE,
         }
     }
 
-    /// Starts a search and returns at once. A search still running is stopped first.
+    /// Starts a search and returns at once. A search still running is stopped first (the UCI
+    /// controller has already done so, to apply deferred option changes in between: then this
+    /// finds nothing to stop).
     pub fn go(&mut self, request: SearchRequest, reporter: Arc<dyn Reporter>) {
-        self.stop();
-        self.wait();
+        self.stop_and_wait();
         self.signals.stop.store(false, Ordering::Release);
         let hold = request.limits.infinite || request.limits.ponder;
         self.signals.hold.store(hold, Ordering::Release);
         self.signals
             .pondering
             .store(request.limits.ponder, Ordering::Release);
-        self.answered.store(false, Ordering::Release);
+        self.answered.reset();
         let reporter: Arc<dyn Reporter> = Arc::new(Answering {
             inner: reporter,
             answered: Arc::clone(&self.answered),
@@ -245,11 +250,19 @@ impl Engine {
     }
 
     /// Runs a search to completion on this thread's behalf and returns the nodes it searched
-    /// (bench, datagen, tests). The request must not be `infinite` or `ponder`.
-    pub fn search_sync(&mut self, request: SearchRequest, reporter: Arc<dyn Reporter>) -> u64 {
+    /// (bench, datagen, tests). An `infinite` or `ponder` request, which only `stop` could end,
+    /// is refused.
+    pub fn search_sync(
+        &mut self,
+        request: SearchRequest,
+        reporter: Arc<dyn Reporter>,
+    ) -> Result<u64, String> {
+        if request.limits.infinite || request.limits.ponder {
+            return Err("a synchronous search cannot be infinite or pondering".to_string());
+        }
         self.go(request, reporter);
         self.wait();
-        self.last_nodes.load(Ordering::Acquire)
+        Ok(self.last_nodes.load(Ordering::Acquire))
     }
 
     /// [`Engine::search_sync`] without a reporter that also ends when `stop` is set (checked
@@ -272,12 +285,28 @@ impl Engine {
     pub fn stop(&self) {
         self.signals.hold.store(false, Ordering::Release);
         self.signals.stop.store(true, Ordering::Release);
+        self.signals.released.notify();
+    }
+
+    /// Stops the running search, if any, and waits until it has given its `bestmove`.
+    pub fn stop_and_wait(&mut self) {
+        if self.worker.is_some() {
+            self.stop();
+            self.wait();
+        }
     }
 
     /// The opponent played the move we pondered on: the search goes on under normal time rules.
     pub fn ponderhit(&self) {
         self.signals.pondering.store(false, Ordering::Release);
         self.signals.hold.store(false, Ordering::Release);
+        self.signals.released.notify();
+    }
+
+    /// Waits until the running search (if any) has given its `bestmove`, or `deadline` passes;
+    /// whether it has.
+    pub fn wait_answered_until(&self, deadline: std::time::Instant) -> bool {
+        self.worker.is_none() || self.answered.wait_until(deadline)
     }
 
     /// Blocks until the running search (if any) has printed its `bestmove`.
@@ -294,8 +323,7 @@ impl Engine {
     /// back: [`Engine::wait`] (which every change of engine state calls) then returns at once.
     /// So a command sent after `bestmove` never finds the engine busy.
     pub fn is_searching(&self) -> bool {
-        self.worker.as_ref().is_some_and(|w| !w.is_finished())
-            && !self.answered.load(Ordering::Acquire)
+        self.worker.as_ref().is_some_and(|w| !w.is_finished()) && !self.answered.is_set()
     }
 
     /// Resizes the transposition table (waits for a running search first). If the new size
@@ -305,9 +333,10 @@ impl Engine {
         self.wait();
         let old_mb = self.hash_mb();
         // Free the old table first so the peak is one table, not two.
-        self.tt = Arc::new(TranspositionTable::try_new(1).map_err(|e| {
-            format!("no memory even for a 1 MB table ({e})")
-        })?);
+        self.tt = Arc::new(
+            TranspositionTable::try_new(1)
+                .map_err(|e| format!("no memory even for a 1 MB table ({e})"))?,
+        );
         match TranspositionTable::try_new(mb) {
             Ok(table) => {
                 self.tt = Arc::new(table);

@@ -474,9 +474,9 @@ pub(super) fn memory_to_spare(bytes: usize) -> bool {
     spare
 }
 
-/// `go infinite` and `go ponder` never end on their own: wait for `stop` or `ponderhit`.
+/// `go infinite` and `go ponder` never end on their own: sleep until `stop` or `ponderhit`.
 fn wait_while_held(signals: &SearchSignals) {
-    while signals.hold.load(Ordering::Acquire) && !signals.stop.load(Ordering::Acquire) {
-        std::thread::sleep(Duration::from_millis(1));
-    }
+    signals.released.wait_while(|| {
+        signals.hold.load(Ordering::Acquire) && !signals.stop.load(Ordering::Acquire)
+    });
 }

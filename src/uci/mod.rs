@@ -17,7 +17,7 @@ pub mod output;
 
 use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -27,6 +27,7 @@ pub use options::{OptionChange, Options, OPTIONS};
 pub use output::{Output, OutputWriter, UciReporter};
 
 use crate::board::{Board, Game};
+use crate::event::Event;
 use crate::search::{Engine, SearchRequest};
 use crate::types::Move;
 
@@ -37,11 +38,15 @@ pub enum Input {
     Line(String, Instant),
     /// Stdin was closed (or failed): acts as `quit`.
     Eof,
+    /// A search has given its `bestmove`: engine work deferred until then can be done now.
+    SearchDone,
 }
 
 /// Starts the stdin reader thread. It blocks in `read_until`, so an idle engine uses no CPU.
-pub fn spawn_stdin_reader() -> Receiver<Input> {
+/// Returns the input channel; its sender is for the controller's own events (`SearchDone`).
+pub fn spawn_stdin_reader() -> (Sender<Input>, Receiver<Input>) {
     let (tx, rx) = mpsc::channel();
+    let events = tx.clone();
     let spawned = std::thread::Builder::new()
         .name("stdin".into())
         .spawn(move || {
@@ -66,11 +71,9 @@ pub fn spawn_stdin_reader() -> Receiver<Input> {
         });
     if spawned.is_err() {
         // Without a reader there is no input: behave as if stdin were closed.
-        let (tx, rx) = mpsc::channel();
-        let _ = tx.send(Input::Eof);
-        return rx;
+        let _ = events.send(Input::Eof);
     }
-    rx
+    (events, rx)
 }
 
 /// Whether the loop goes on after a command.
@@ -96,13 +99,13 @@ struct Job {
     /// Set by `stop` (and `quit`, and a `go`): the job ends early, saying so.
     stop: Arc<AtomicBool>,
     /// Set just before the job prints its result: from then on it counts as finished.
-    done: Arc<AtomicBool>,
+    done: Arc<Event>,
     handle: JoinHandle<()>,
 }
 
 impl Job {
     fn running(&self) -> bool {
-        !self.done.load(Ordering::Acquire) && !self.handle.is_finished()
+        !self.done.is_set() && !self.handle.is_finished()
     }
 }
 
@@ -152,6 +155,9 @@ pub struct Uci {
     deferred: Vec<Deferred>,
     /// Whether the last `go` was `infinite` or `ponder` (it will not end by itself).
     last_go_holds: bool,
+    /// Where a search says it is done (into the input channel of [`Uci::run`]), so deferred
+    /// engine work is done as soon as it can be, without polling.
+    events: Option<Sender<Input>>,
 }
 
 /// How long `quit` waits for the search thread before the process exits anyway.
@@ -167,6 +173,7 @@ impl Uci {
             options: Options::default(),
             deferred: Vec::new(),
             last_go_holds: false,
+            events: None,
         }
     }
 
@@ -179,28 +186,19 @@ impl Uci {
         &self.options
     }
 
-    /// Runs commands from `input` until `quit` or EOF, then stops the search.
-    pub fn run(&mut self, input: &Receiver<Input>) {
+    /// Runs commands from `input` until `quit` or EOF, then stops the search. `events` is a
+    /// sender of the same channel: searches post [`Input::SearchDone`] through it.
+    pub fn run(&mut self, events: Sender<Input>, input: &Receiver<Input>) {
+        self.events = Some(events);
         loop {
-            let next = if self.deferred.is_empty() {
-                input.recv().ok()
-            } else {
-                match input.recv_timeout(Duration::from_millis(5)) {
-                    Ok(next) => Some(next),
-                    Err(RecvTimeoutError::Timeout) => {
-                        self.settle();
-                        continue;
-                    }
-                    Err(RecvTimeoutError::Disconnected) => None,
-                }
-            };
-            match next {
-                Some(Input::Line(line, at)) => {
+            match input.recv() {
+                Ok(Input::Line(line, at)) => {
                     if self.execute(&line, at) == Flow::Quit {
                         break;
                     }
                 }
-                Some(Input::Eof) | None => break,
+                Ok(Input::SearchDone) => self.settle(),
+                Ok(Input::Eof) | Err(_) => break,
             }
         }
         self.shutdown();
@@ -235,23 +233,20 @@ impl Uci {
         self.finish_job();
     }
 
-    /// Stops any search, perft or bench and waits (briefly) for their threads.
+    /// Stops any search, perft or bench and waits (at most [`QUIT_GRACE`]) for their answers.
     pub fn shutdown(&mut self) {
         self.engine.stop();
         if let Some(job) = &self.job {
             job.stop.store(true, Ordering::Release);
         }
         let deadline = Instant::now() + QUIT_GRACE;
-        while (self.engine.is_searching() || self.job.as_ref().is_some_and(Job::running))
-            && Instant::now() < deadline
-        {
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        if !self.engine.is_searching() {
+        if self.engine.wait_answered_until(deadline) {
             self.engine.wait();
         }
-        if self.job.as_ref().is_some_and(|job| !job.running()) {
-            self.finish_job();
+        if let Some(job) = &self.job {
+            if job.done.wait_until(deadline) || job.handle.is_finished() {
+                self.finish_job();
+            }
         }
     }
 
@@ -275,10 +270,10 @@ impl Uci {
     fn start_job(
         &mut self,
         name: &str,
-        work: impl FnOnce(&AtomicBool, &AtomicBool) + Send + 'static,
+        work: impl FnOnce(&AtomicBool, &Event) + Send + 'static,
     ) {
         let stop = Arc::new(AtomicBool::new(false));
-        let done = Arc::new(AtomicBool::new(false));
+        let done = Arc::new(Event::default());
         let work = Arc::new(std::sync::Mutex::new(Some(work)));
         let run = {
             let (stop, done, work) = (Arc::clone(&stop), Arc::clone(&done), Arc::clone(&work));
@@ -493,11 +488,9 @@ impl Uci {
                 }
             }
         }
-        if self.engine.is_searching() {
-            self.engine.stop();
-        }
-        self.engine.wait();
-        // As a new search stops a running one, it stops a running perft or bench.
+        // A new search stops a running one (and a running perft or bench), here, once: the
+        // engine work deferred until it ended is done before the new search starts.
+        self.engine.stop_and_wait();
         self.stop_job();
         self.settle();
         let root_moves = if searchmoves.is_empty() {
@@ -505,13 +498,17 @@ impl Uci {
         } else {
             searchmoves.clone()
         };
-        let reporter = Arc::new(UciReporter::new(
+        let mut reporter = UciReporter::new(
             Arc::clone(&self.out),
             board,
             self.options.chess960,
             self.options.show_wdl,
             root_moves,
-        ));
+        );
+        if let Some(events) = &self.events {
+            reporter = reporter.notify_done(events.clone());
+        }
+        let reporter = Arc::new(reporter);
         self.last_go_holds = go.limits.infinite || go.limits.ponder;
         let request = SearchRequest {
             board,
@@ -574,7 +571,7 @@ impl Uci {
         let out = Arc::clone(&self.out);
         self.start_job("perft", move |stop, done| {
             let result = crate::perft::divide_until(&board, depth, threads, 0, stop);
-            done.store(true, Ordering::Release);
+            done.set();
             let counts = match result {
                 Ok(counts) => counts,
                 Err(crate::perft::PerftError::Stopped) => {
@@ -627,7 +624,7 @@ impl Uci {
             let mut writer = LineBehindWriter::new(&out);
             let finished = crate::bench::run_until(&mut writer, depth, &eval, stop);
             let last = writer.held.take();
-            done.store(true, Ordering::Release);
+            done.set();
             if let Some(line) = last {
                 out.line(&line);
             }

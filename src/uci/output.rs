@@ -5,8 +5,10 @@
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
 
+use super::Input;
 use crate::board::Board;
 use crate::search::{Bound, Reporter, Score, SearchInfo};
 use crate::types::Move;
@@ -132,6 +134,8 @@ pub struct UciReporter {
     root_moves: Vec<Move>,
     /// Whether `bestmove` was printed (the search must call `best_move` exactly once).
     done: AtomicBool,
+    /// Told when `bestmove` is out (the controller's input channel).
+    on_done: Option<Sender<Input>>,
 }
 
 impl UciReporter {
@@ -149,7 +153,14 @@ impl UciReporter {
             show_wdl,
             root_moves,
             done: AtomicBool::new(false),
+            on_done: None,
         }
+    }
+
+    /// Posts [`Input::SearchDone`] to `events` once `bestmove` is out.
+    pub fn notify_done(mut self, events: Sender<Input>) -> UciReporter {
+        self.on_done = Some(events);
+        self
     }
 
     /// Whether `bestmove` has been printed.
@@ -244,6 +255,9 @@ impl Reporter for UciReporter {
             return; // never two bestmoves for one go
         }
         self.out.line(&self.format_best_move(best, ponder));
+        if let Some(events) = &self.on_done {
+            let _ = events.send(Input::SearchDone);
+        }
     }
 }
 
@@ -371,7 +385,7 @@ mod tests {
 /// tests that drive the controller in-process.
 pub mod test_support {
     use std::io::Write;
-    use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex};
 
     #[derive(Clone, Default)]
     pub struct Captured(Arc<Mutex<Vec<u8>>>);

@@ -1,0 +1,106 @@
+//! [`Event`]: a flag that threads can wait on, so that no thread polls another with sleeps.
+
+use std::sync::{Condvar, Mutex, MutexGuard};
+use std::time::Instant;
+
+/// A boolean that one thread sets and others wait for (with a deadline, or until a condition
+/// of their own holds). Waiters are woken on every [`Event::set`] and [`Event::notify`].
+#[derive(Default)]
+pub struct Event {
+    set: Mutex<bool>,
+    changed: Condvar,
+}
+
+impl Event {
+    fn lock(&self) -> MutexGuard<'_, bool> {
+        // A panic while holding this lock cannot leave the flag inconsistent: keep going.
+        self.set.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Sets the flag and wakes every waiter.
+    pub fn set(&self) {
+        *self.lock() = true;
+        self.changed.notify_all();
+    }
+
+    /// Clears the flag.
+    pub fn reset(&self) {
+        *self.lock() = false;
+    }
+
+    pub fn is_set(&self) -> bool {
+        *self.lock()
+    }
+
+    /// Wakes every waiter without setting the flag: something they test besides it changed.
+    /// (Taking the lock first means a waiter between its test and its sleep cannot miss it.)
+    pub fn notify(&self) {
+        drop(self.lock());
+        self.changed.notify_all();
+    }
+
+    /// Waits until the flag is set or `deadline` passes; whether it is set.
+    pub fn wait_until(&self, deadline: Instant) -> bool {
+        let mut set = self.lock();
+        while !*set {
+            let now = Instant::now();
+            if now >= deadline {
+                return false;
+            }
+            set = self
+                .changed
+                .wait_timeout(set, deadline - now)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+        true
+    }
+
+    /// Waits while `condition()` holds, woken by [`Event::set`] and [`Event::notify`]. Whoever
+    /// changes what `condition` reads must then call one of them.
+    pub fn wait_while(&self, condition: impl Fn() -> bool) {
+        let mut guard = self.lock();
+        while condition() {
+            guard = self.changed.wait(guard).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    #[test]
+    fn a_waiter_sees_the_flag_set_by_another_thread() {
+        let event = Arc::new(Event::default());
+        assert!(!event.wait_until(Instant::now() + Duration::from_millis(5)));
+        let setter = {
+            let event = Arc::clone(&event);
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(20));
+                event.set();
+            })
+        };
+        assert!(event.wait_until(Instant::now() + Duration::from_secs(60)));
+        setter.join().unwrap();
+        event.reset();
+        assert!(!event.is_set());
+    }
+
+    #[test]
+    fn wait_while_ends_when_notified_of_the_change() {
+        let event = Arc::new(Event::default());
+        let hold = Arc::new(AtomicBool::new(true));
+        let waiter = {
+            let (event, hold) = (Arc::clone(&event), Arc::clone(&hold));
+            std::thread::spawn(move || event.wait_while(|| hold.load(Ordering::Acquire)))
+        };
+        std::thread::sleep(Duration::from_millis(20));
+        hold.store(false, Ordering::Release);
+        event.notify();
+        waiter.join().unwrap();
+    }
+}
