@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use crate::datagen::{self, DatagenConfig};
 use crate::tune;
 
-const TUNE_USAGE: &str =
-    "usage: escaque tune <labelled.epd> [--epochs N] [--l2 X] [--lr X] [--out FILE]";
+const TUNE_USAGE: &str = "usage: escaque tune <labelled.epd> [--epochs N] [--l2 X] [--lr X] \
+     [--resolve 0|1] [--freeze SECTION,...] [--out FILE] | escaque tune diagnose <labelled.epd>";
 const DATAGEN_USAGE: &str = "usage: escaque datagen <out.bin> [--games N] [--nodes N] \
      [--random-plies N] [--seed S] [--threads N] [--book FILE.epd] [--hash MB] \
      [--eval hce|nnue|FILE.nnue]";
@@ -62,8 +62,21 @@ fn finite(flag: &str, value: &str) -> Result<f64, String> {
 pub fn run_tune(args: &[String]) -> ExitCode {
     let result = (|| -> Result<(), String> {
         let Args { positional, flags } = parse_flags(args).ok_or(TUNE_USAGE)?;
-        let [path] = positional[..] else {
-            return Err(TUNE_USAGE.to_string());
+        let read = |path: &str| -> Result<String, String> {
+            let epd =
+                std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+            if !epd.lines().any(|line| tune::parse_line(line).is_some()) {
+                return Err(format!("no labelled positions in {path}"));
+            }
+            Ok(epd)
+        };
+        let path = match positional[..] {
+            ["diagnose", path] if flags.is_empty() => {
+                print!("{}", tune::results_by_eval_bucket(&read(path)?));
+                return Ok(());
+            }
+            [path] => path,
+            _ => return Err(TUNE_USAGE.to_string()),
         };
         let mut config = tune::TuneConfig::default();
         let mut out_path = "tuned-params.rs".to_string();
@@ -72,14 +85,25 @@ pub fn run_tune(args: &[String]) -> ExitCode {
                 "epochs" => config.epochs = number(name, value)?,
                 "l2" => config.l2 = finite(name, value)?,
                 "lr" => config.lr = finite(name, value)?,
+                "resolve" => {
+                    config.resolve = match value {
+                        "1" => true,
+                        "0" => false,
+                        _ => return Err(format!("--resolve needs 0 or 1, got '{value}'")),
+                    }
+                }
+                "freeze" => {
+                    config.frozen = value
+                        .split(',')
+                        .filter(|s| !s.is_empty())
+                        .map(String::from)
+                        .collect()
+                }
                 "out" => out_path = value.to_string(),
                 _ => return Err(format!("unknown option --{name} ({TUNE_USAGE})")),
             }
         }
-        let epd = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-        if !epd.lines().any(|line| tune::parse_line(line).is_some()) {
-            return Err(format!("no labelled positions in {path}"));
-        }
+        let epd = read(path)?;
         let (report, weights) = tune::tune_with(&epd, &config, &mut |line| eprintln!("{line}"));
         println!("{report}");
         std::fs::write(&out_path, tune::to_rust(&weights))

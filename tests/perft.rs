@@ -97,13 +97,8 @@ fn hashed_perft_matches_plain_counts() {
 /// One EPD line: the FEN and its (depth, nodes) pairs.
 type SuiteEntry = (String, Vec<(u32, u64)>);
 
-fn load_suite(name: &str) -> Option<Vec<SuiteEntry>> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data/perft")
-        .join(name);
-    let text = std::fs::read_to_string(path).ok()?;
-    let suite = text
-        .lines()
+fn parse_suite(text: &str) -> Vec<SuiteEntry> {
+    text.lines()
         .filter(|l| !l.trim().is_empty())
         .map(|line| {
             let mut parts = line.split(';');
@@ -119,23 +114,68 @@ fn load_suite(name: &str) -> Option<Vec<SuiteEntry>> {
                 .collect();
             (fen, counts)
         })
-        .collect();
-    Some(suite)
+        .collect()
 }
 
-fn run_suite(name: &str, max_depth: u32, expected_positions: usize) {
-    let Some(suite) = load_suite(name) else {
-        eprintln!("skipping {name}: ../shared/data/perft not present");
-        return;
-    };
-    assert_eq!(suite.len(), expected_positions);
+/// A suite from ../shared/data/perft. Missing, it is skipped with a message, unless
+/// `ESCAQUE_REQUIRE_SHARED=1` (CI sets it where ../shared is present): then the test fails.
+fn load_shared_suite(name: &str) -> Option<Vec<SuiteEntry>> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data/perft")
+        .join(name);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => Some(parse_suite(&text)),
+        Err(e) if std::env::var_os("ESCAQUE_REQUIRE_SHARED").is_some_and(|v| v == "1") => {
+            panic!("{}: {e} (ESCAQUE_REQUIRE_SHARED=1)", path.display())
+        }
+        Err(_) => {
+            eprintln!("skipping {name}: ../shared/data/perft not present");
+            None
+        }
+    }
+}
+
+fn check_suite(suite: &[SuiteEntry], max_depth: u32) -> usize {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    for (fen, counts) in &suite {
+    let mut checked = 0;
+    for (fen, counts) in suite {
         let board = Board::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
         for &(depth, nodes) in counts.iter().filter(|(d, _)| *d <= max_depth) {
             let got: u64 = divide(&board, depth, threads).iter().map(|(_, n)| n).sum();
             assert_eq!(got, nodes, "{fen} depth {depth}");
+            checked += 1;
         }
+    }
+    checked
+}
+
+fn run_suite(name: &str, max_depth: u32, expected_positions: usize) {
+    let Some(suite) = load_shared_suite(name) else {
+        return;
+    };
+    assert_eq!(suite.len(), expected_positions);
+    check_suite(&suite, max_depth);
+}
+
+/// Every eighth line of the standard suite and every sixtieth of the Chess960 one, kept in
+/// tests/data so that a fresh clone without ../shared checks castling, en passant and
+/// promotion counts too (node counts are facts; the lines are Ethereal's).
+#[test]
+fn sample_suites_in_the_repository() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    for (name, max_depth) in [
+        ("perft-standard-sample.epd", 4),
+        ("perft-fischer-sample.epd", 4),
+    ] {
+        let text = std::fs::read_to_string(dir.join(name)).expect("a file of the repository");
+        let suite = parse_suite(&text);
+        assert_eq!(suite.len(), 16, "{name}");
+        let checked = check_suite(&suite, max_depth);
+        assert_eq!(
+            checked,
+            16 * max_depth as usize,
+            "{name}: every line to depth {max_depth}"
+        );
     }
 }
 

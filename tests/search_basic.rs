@@ -128,6 +128,47 @@ fn node_limit_is_honoured() {
     );
     assert_eq!(c.best.lock().unwrap().len(), 1);
     assert!(c.best.lock().unwrap()[0].0.is_some());
+    // The count the search returns stops at the limit: the main thread checks it at every node.
+    for limit in [1, 300, 5000, 40_000] {
+        let mut engine = Engine::new();
+        let limits = Limits {
+            nodes: Some(limit),
+            ..Limits::default()
+        };
+        let board = Board::from_fen(fen).unwrap();
+        let nodes = engine
+            .search_sync(
+                SearchRequest::fixed(board, Vec::new(), limits),
+                Arc::new(Capture::default()),
+            )
+            .expect("a finite search");
+        assert!(
+            (limit..=limit + 16).contains(&nodes),
+            "go nodes {limit}: {nodes} nodes"
+        );
+    }
+}
+
+/// A search that only `stop` could end is refused by the synchronous call instead of hanging.
+#[test]
+fn a_synchronous_search_refuses_infinite_and_ponder() {
+    let mut engine = Engine::new();
+    for limits in [
+        Limits {
+            infinite: true,
+            ..Limits::default()
+        },
+        Limits {
+            ponder: true,
+            wtime: Some(1000),
+            ..Limits::default()
+        },
+    ] {
+        let request = SearchRequest::fixed(Board::startpos(), Vec::new(), limits);
+        assert!(engine
+            .search_sync(request, Arc::new(Capture::default()))
+            .is_err());
+    }
 }
 
 #[test]

@@ -1,9 +1,6 @@
-//! The Texel tuner as a library (the binary's `escaque tune` is the everyday entry point):
-//! `TUNE_EPD=path TUNE_EPOCHS=2000 cargo test --release --test search_tune -- --ignored --nocapture`
-//! prints the new weight table (`TUNE_RESOLVE=0` skips the quiescence resolve, `TUNE_L2` and
-//! `TUNE_LR` set the regularisation and step size, `TUNE_FREEZE=MATERIAL,PST_PAWN` keeps sections
-//! fixed). The plain tests check that parsing and feature
-//! extraction work, that the tuner's linear model is the engine's evaluation, and that the weight
+//! The Texel tuner as a library (`escaque tune <epd> [--epochs N] [--l2 X] [--lr X] [--resolve
+//! 0|1] [--freeze MATERIAL,PST_PAWN] [--out FILE]` runs it; `escaque tune diagnose <epd>` checks a
+//! data file's labels). These tests check that parsing and feature extraction work, that the tuner's linear model is the engine's evaluation, and that the weight
 //! table round-trips.
 
 use escaque::tune;
@@ -36,41 +33,6 @@ fn parses_labelled_lines() {
     ] {
         assert!(tune::parse_line(&line).is_none(), "{line}");
     }
-}
-
-#[test]
-#[ignore]
-fn run_tuner() {
-    let path = std::env::var("TUNE_EPD")
-        .unwrap_or_else(|_| "../shared/data/tuning/debian-engines-labelled.epd".into());
-    fn env<T: std::str::FromStr>(name: &str, default: T) -> T {
-        std::env::var(name)
-            .ok()
-            .and_then(|e| e.parse().ok())
-            .unwrap_or(default)
-    }
-    let defaults = tune::TuneConfig::default();
-    let config = tune::TuneConfig {
-        epochs: env("TUNE_EPOCHS", defaults.epochs),
-        resolve: env::<u8>("TUNE_RESOLVE", u8::from(defaults.resolve)) != 0,
-        l2: env("TUNE_L2", defaults.l2),
-        lr: env("TUNE_LR", defaults.lr),
-        frozen: std::env::var("TUNE_FREEZE")
-            .map(|f| {
-                f.split(',')
-                    .filter(|s| !s.is_empty())
-                    .map(String::from)
-                    .collect()
-            })
-            .unwrap_or_default(),
-    };
-    eprintln!("{config:?}");
-    let epd = std::fs::read_to_string(&path).expect("readable EPD file");
-    let (report, weights) = tune::tune_with(&epd, &config, &mut |line| eprintln!("{line}"));
-    println!("{report}");
-    let out = std::env::var("TUNE_OUT").unwrap_or_else(|_| "/tmp/escaque-tuned.rs".into());
-    std::fs::write(&out, tune::to_rust(&weights)).expect("writable output");
-    println!("weights written to {out}");
 }
 
 /// The tuner's linear model (features · weights, tapered and scaled like the engine) must be the
@@ -169,35 +131,21 @@ fn resolve_takes_hanging_material() {
     assert!(leaf.pieces(escaque::types::PieceType::Queen).is_empty());
 }
 
-/// Data check: the mean result per 100 cp eval bucket, separately for White and Black to move
-/// (labels must be White's point of view, so both rows rise left to right).
+/// The data check `escaque tune diagnose` prints: results rise with the evaluation.
 #[test]
-#[ignore]
-fn diagnose_data() {
-    use escaque::eval::evaluate;
-    let path = std::env::var("TUNE_EPD")
-        .unwrap_or_else(|_| "../shared/data/tuning/debian-engines-labelled.epd".into());
-    let text = std::fs::read_to_string(&path).unwrap();
-    // [stm][bucket] -> (sum result, n)
-    let mut stats = [[(0.0f64, 0u32); 9]; 2];
-    let mut n = 0;
-    for line in text.lines() {
-        let Some((board, result)) = tune::parse_line(line) else {
-            continue;
-        };
-        n += 1;
-        let e = evaluate(&board) * board.side_to_move().sign();
-        let b = ((e + 450) / 100).clamp(0, 8) as usize;
-        let s = &mut stats[board.side_to_move().index()][b];
-        s.0 += f64::from(result);
-        s.1 += 1;
-    }
-    eprintln!("{n} positions");
-    for (stm, row) in stats.iter().enumerate() {
-        let cells: Vec<String> = row
-            .iter()
-            .map(|(s, c)| format!("{:.2}/{c}", s / f64::from((*c).max(1))))
-            .collect();
-        eprintln!("stm {stm}: {}", cells.join(" "));
-    }
+fn results_by_eval_bucket_rise_with_the_evaluation() {
+    let epd = "4k3/8/8/8/8/8/8/3QK3 w - - 0 1 c9 \"1-0\";\n\
+               3qk3/8/8/8/8/8/8/4K3 b - - 0 1 c9 \"0-1\";\n\
+               rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 c9 \"1/2-1/2\";\n";
+    let text = tune::results_by_eval_bucket(epd);
+    assert!(text.starts_with("3 positions\n"), "{text}");
+    let rows: Vec<&str> = text.lines().skip(1).collect();
+    // White to move: the draw near 0 and the win in the top bucket; Black to move: the loss in
+    // the bottom one.
+    assert!(
+        rows[0].starts_with("white to move: ") && rows[0].ends_with(" 1.00/1"),
+        "{text}"
+    );
+    assert!(rows[0].contains(" 0.50/1 "), "{text}");
+    assert!(rows[1].starts_with("black to move: 0.00/1 "), "{text}");
 }

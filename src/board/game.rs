@@ -99,7 +99,8 @@ fn earlier_occurrences(
         .filter(move |&index| history[index] == key)
 }
 
-/// How often `key` occurs earlier in `history` (see [`earlier_occurrences`]).
+/// How often `key` occurs among the last `halfmove_clock` entries of `history` with the same
+/// side to move (positions older than the last capture or pawn move cannot repeat).
 pub fn repetitions_of(key: u64, halfmove_clock: u16, history: &[u64]) -> usize {
     earlier_occurrences(key, halfmove_clock, history).count()
 }

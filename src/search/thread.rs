@@ -181,15 +181,13 @@ impl ThreadData {
             sh.nodes
                 .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
             self.flushed = self.nodes;
-            if sh.abort.load(Ordering::Relaxed) || sh.signals.stop.load(Ordering::Acquire) {
-                self.stopped = true;
-            } else if self.id == 0
-                && sh
-                    .time
-                    .out_of_time(sh.signals.pondering.load(Ordering::Acquire))
-            {
-                self.stopped = true;
-            }
+            // Stopped from outside, by the main thread's end, or by the clock.
+            self.stopped = sh.abort.load(Ordering::Relaxed)
+                || sh.signals.stop.load(Ordering::Acquire)
+                || (self.id == 0
+                    && sh
+                        .time
+                        .out_of_time(sh.signals.pondering.load(Ordering::Acquire)));
         }
         self.stopped
     }

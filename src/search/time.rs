@@ -1,6 +1,7 @@
 //! The time manager: every "should the search stop?" decision lives here. [`TimeManager`] is
 //! made once per search from the `go` limits and answers the main search thread at two points:
-//! during an iteration ([`TimeManager::must_abort`]: the hard time limit and the node limit) and
+//! during an iteration ([`TimeManager::out_of_time`], [`TimeManager::out_of_nodes`]: the hard
+//! time limit and the node limit) and
 //! after one ([`TimeManager::stop_after_iteration`]: the soft time limit, datagen's soft node
 //! limit, `go mate`, a confirmed mate, the depth limit). Rules that adapt to the search (best-move
 //! stability, the share of nodes on the best move) belong here too.

@@ -369,3 +369,29 @@ pub fn to_rust(weights: &[S]) -> String {
     out.push_str("];\n");
     out
 }
+
+/// A check of labelled data: the mean result per 100 cp bucket of the engine's evaluation
+/// (White's view, -450 to +450), one row for White to move and one for Black. Labels must be
+/// from White's point of view, so both rows rise from left to right. `mean/count` per cell.
+pub fn results_by_eval_bucket(epd: &str) -> String {
+    // [side to move][bucket] -> (sum of results, count)
+    let mut stats = [[(0.0f64, 0u32); 9]; 2];
+    let mut n = 0;
+    for (board, result) in epd.lines().filter_map(parse_line) {
+        n += 1;
+        let white_eval = crate::eval::evaluate(&board) * board.side_to_move().sign();
+        let bucket = ((white_eval + 450) / 100).clamp(0, 8) as usize;
+        let cell = &mut stats[board.side_to_move().index()][bucket];
+        cell.0 += f64::from(result);
+        cell.1 += 1;
+    }
+    let mut text = format!("{n} positions\n");
+    for (name, row) in ["white to move", "black to move"].iter().zip(&stats) {
+        let cells: Vec<String> = row
+            .iter()
+            .map(|(sum, count)| format!("{:.2}/{count}", sum / f64::from((*count).max(1))))
+            .collect();
+        text.push_str(&format!("{name}: {}\n", cells.join(" ")));
+    }
+    text
+}

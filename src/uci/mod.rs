@@ -233,7 +233,7 @@ impl Uci {
         self.finish_job();
     }
 
-    /// Stops any search, perft or bench and waits (at most [`QUIT_GRACE`]) for their answers.
+    /// Stops any search, perft or bench and waits (at most two seconds) for their answers.
     pub fn shutdown(&mut self) {
         self.engine.stop();
         if let Some(job) = &self.job {
@@ -267,11 +267,7 @@ impl Uci {
 
     /// Runs `work` on a thread of its own as the current job; `work` gets the stop flag and
     /// must set `done` just before it prints its result. If no thread can be had, it runs here.
-    fn start_job(
-        &mut self,
-        name: &str,
-        work: impl FnOnce(&AtomicBool, &Event) + Send + 'static,
-    ) {
+    fn start_job(&mut self, name: &str, work: impl FnOnce(&AtomicBool, &Event) + Send + 'static) {
         let stop = Arc::new(AtomicBool::new(false));
         let done = Arc::new(Event::default());
         let work = Arc::new(std::sync::Mutex::new(Some(work)));

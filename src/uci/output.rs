@@ -385,7 +385,7 @@ mod tests {
 /// tests that drive the controller in-process.
 pub mod test_support {
     use std::io::Write;
-use std::sync::{Arc, Mutex};
+    use std::sync::{Arc, Mutex};
 
     #[derive(Clone, Default)]
     pub struct Captured(Arc<Mutex<Vec<u8>>>);
