@@ -48,11 +48,13 @@ static KNIGHT: [u64; 64] = leaper_table(&KNIGHT_STEPS);
 static KING: [u64; 64] = leaper_table(&KING_STEPS);
 static PAWN: [[u64; 64]; 2] = pawn_table();
 
+/// Squares a knight on `sq` attacks (at most eight; occupancy plays no part).
 #[inline(always)]
 pub fn knight_attacks(sq: Square) -> Bitboard {
     Bitboard(KNIGHT[sq.index()])
 }
 
+/// Squares a king on `sq` attacks: its neighbours, castling not included.
 #[inline(always)]
 pub fn king_attacks(sq: Square) -> Bitboard {
     Bitboard(KING[sq.index()])

@@ -3,6 +3,7 @@
 //!
 //! Every table is built by `const fn` at compile time, so lookups are plain array reads with no
 //! lazy-initialisation check on the hot path and nothing to run at start-up.
+#![warn(missing_docs)]
 
 mod leapers;
 mod lines;

@@ -15,6 +15,7 @@ pub enum FenError {
     RankCount(usize),
     /// A rank of the placement field does not cover exactly 8 files.
     RankLength {
+        /// Position of the rank in the placement field: 0 is the first listed, rank 8.
         rank: usize,
     },
     /// A character that is neither a piece letter nor a digit 1–8.
@@ -29,30 +30,41 @@ pub enum FenError {
     BadEnPassant(String),
     /// An en-passant square that no double pawn push can have produced.
     ImpossibleEnPassant(Square),
+    /// The halfmove clock is not a plain number 0–65535.
     BadHalfmoveClock(String),
+    /// The fullmove number is not a plain number 1–65535.
     BadFullmoveNumber(String),
     /// A side has no king or more than one.
     KingCount {
+        /// The side at fault.
         color: Color,
+        /// Its number of kings.
         count: u32,
     },
     /// A pawn on the first or eighth rank.
     PawnOnBackRank(Square),
     /// A side has more than 8 pawns.
     TooManyPawns {
+        /// The side at fault.
         color: Color,
+        /// Its number of pawns.
         count: u32,
     },
     /// A side has more than 16 pieces (the king and pawns included).
     TooManyPieces {
+        /// The side at fault.
         color: Color,
+        /// Its number of pieces, king and pawns included.
         count: u32,
     },
     /// A side has more promoted pieces (queens beyond 1, rooks, bishops or knights beyond 2)
     /// than it has missing pawns.
     TooManyPromoted {
+        /// The side at fault.
         color: Color,
+        /// Its pieces beyond 1 queen and 2 each of rooks, bishops and knights.
         promoted: u32,
+        /// Its number of pawns (so `8 - pawns` are missing).
         pawns: u32,
     },
     /// The side that just moved is in check.

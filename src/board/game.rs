@@ -7,10 +7,18 @@ use crate::types::{Color, Move};
 /// How a game ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
-    Checkmate { winner: Color },
+    /// The side to move is checkmated.
+    Checkmate {
+        /// The side that gave mate (not the side to move).
+        winner: Color,
+    },
+    /// The side to move has no legal move and is not in check: a draw.
     Stalemate,
+    /// The position occurred for the third time with the same side to move: a draw.
     ThreefoldRepetition,
+    /// 100 plies without a capture or pawn move and no mate on the last: a draw.
     FiftyMoveRule,
+    /// Neither side can mate whatever is played (see [`Board::is_insufficient_material`]): a draw.
     InsufficientMaterial,
 }
 
@@ -23,12 +31,15 @@ pub struct Game {
 }
 
 impl Game {
+    /// A game starting at `board` with no history: earlier positions are unknown, so repetitions
+    /// count from here.
     pub fn new(board: Board) -> Game {
         Game {
             board,
             history: Vec::new(),
         }
     }
+    /// The current position.
     #[inline]
     pub fn board(&self) -> &Board {
         &self.board
@@ -50,6 +61,8 @@ impl Game {
             &self.history,
         )
     }
+    /// Whether the current position has occurred twice before (same side to move, since the last
+    /// capture or pawn move).
     pub fn is_threefold_repetition(&self) -> bool {
         is_repetition_draw(
             self.board.hash(),

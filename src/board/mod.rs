@@ -1,6 +1,7 @@
 //! The position: piece placement, side to move, castling rights (Chess960-aware), en passant,
 //! clocks and Zobrist key, with cached checkers and pinned pieces. Boards are small and `Copy`;
 //! making a move returns a new board (copy-make), so the search keeps no undo stack.
+#![warn(missing_docs)]
 
 mod check;
 mod fen;
@@ -94,10 +95,12 @@ impl Board {
         }
     }
 
+    /// The colour that moves next.
     #[inline(always)]
     pub fn side_to_move(&self) -> Color {
         self.side_to_move
     }
+    /// The piece on `sq`, `None` if it is empty (a mailbox read, no bitboard scan).
     #[inline(always)]
     pub fn piece_on(&self, sq: Square) -> Option<Piece> {
         self.mailbox[sq.index()]
@@ -112,14 +115,17 @@ impl Board {
     pub fn colored(&self, color: Color) -> Bitboard {
         self.colors[color.index()]
     }
+    /// The pieces of one colour and one type.
     #[inline(always)]
     pub fn pieces_of(&self, color: Color, piece_type: PieceType) -> Bitboard {
         self.pieces[piece_type.index()] & self.colors[color.index()]
     }
+    /// Every occupied square, both colours.
     #[inline(always)]
     pub fn occupied(&self) -> Bitboard {
         self.colors[0] | self.colors[1]
     }
+    /// The square of `color`'s king (a valid board has exactly one per side).
     #[inline(always)]
     pub fn king(&self, color: Color) -> Square {
         self.pieces_of(color, PieceType::King).lsb()
@@ -139,6 +145,7 @@ impl Board {
     pub fn checkers(&self) -> Bitboard {
         self.checkers
     }
+    /// Whether the side to move is in check (from the cached checkers).
     #[inline(always)]
     pub fn in_check(&self) -> bool {
         self.checkers.is_nonempty()
@@ -153,10 +160,13 @@ impl Board {
     pub fn hash(&self) -> u64 {
         self.key
     }
+    /// Plies since the last capture or pawn move, for the fifty-move rule; saturates at 65535.
     #[inline(always)]
     pub fn halfmove_clock(&self) -> u16 {
         self.halfmove_clock
     }
+    /// FEN's move number: 1 in the start position, incremented after each Black move; saturates
+    /// at 65535.
     #[inline(always)]
     pub fn fullmove_number(&self) -> u16 {
         self.fullmove_number
@@ -166,6 +176,8 @@ impl Board {
     pub fn en_passant(&self) -> Option<Square> {
         self.en_passant
     }
+    /// The castling rights still held (not whether castling is legal now); the rooks' squares come
+    /// from [`Board::castle_rook`].
     #[inline(always)]
     pub fn castling_rights(&self) -> CastlingRights {
         self.castling

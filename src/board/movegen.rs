@@ -31,10 +31,15 @@ fn add(list: &mut MoveList, mv: Move) {
 /// Set-wise pawn moves handed to a sink: all targets share one origin offset and one kind.
 #[derive(Copy, Clone, PartialEq, Eq)]
 pub enum PawnMoves {
+    /// Single pushes that do not promote.
     Push,
+    /// Two-square pushes from the start rank.
     DoublePush,
+    /// Diagonal captures that do not promote (en passant comes as a `special_move`).
     Capture,
+    /// Single pushes onto the last rank: four moves per target (queen, knight, rook, bishop).
     PushPromotion,
+    /// Captures onto the last rank: four moves per target, as for pushes.
     CapturePromotion,
 }
 
@@ -176,6 +181,7 @@ impl Board {
         self.generate::<_, true, true>(Bitboard::FULL, &mut counter);
         counter.0
     }
+    /// Whether the side to move has a legal move (`false`: checkmate or stalemate); builds no list.
     pub fn has_legal_moves(&self) -> bool {
         let mut any = AnyMove(false);
         self.generate::<_, true, true>(Bitboard::FULL, &mut any);

@@ -9,19 +9,26 @@ use super::{Color, File, Rank, Square};
 pub struct Bitboard(pub u64);
 
 impl Bitboard {
+    /// No squares.
     pub const EMPTY: Bitboard = Bitboard(0);
+    /// All 64 squares.
     pub const FULL: Bitboard = Bitboard(!0);
+    /// The 32 light squares (b1, a2, …); a1 is dark, as in [`Square::is_light`].
     pub const LIGHT_SQUARES: Bitboard = Bitboard(0x55AA_55AA_55AA_55AA);
+    /// The 32 dark squares, a1 and h8 among them.
     pub const DARK_SQUARES: Bitboard = Bitboard(0xAA55_AA55_AA55_AA55);
 
+    /// The set holding only `sq`.
     #[inline(always)]
     pub const fn from_square(sq: Square) -> Bitboard {
         Bitboard(1 << sq.index())
     }
+    /// The eight squares of `file`.
     #[inline(always)]
     pub const fn file(file: File) -> Bitboard {
         Bitboard(0x0101_0101_0101_0101 << file.index())
     }
+    /// The eight squares of `rank`.
     #[inline(always)]
     pub const fn rank(rank: Rank) -> Bitboard {
         Bitboard(0xFF << (8 * rank.index()))
@@ -31,18 +38,22 @@ impl Bitboard {
     pub const fn relative_rank(color: Color, rank: u8) -> Bitboard {
         Bitboard::rank(Rank::new(rank).relative_to(color))
     }
+    /// No square set.
     #[inline(always)]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
+    /// At least one square set.
     #[inline(always)]
     pub const fn is_nonempty(self) -> bool {
         self.0 != 0
     }
+    /// Whether `sq` is in the set.
     #[inline(always)]
     pub const fn has(self, sq: Square) -> bool {
         self.0 >> sq.index() & 1 != 0
     }
+    /// How many squares are set (population count).
     #[inline(always)]
     pub const fn count(self) -> u32 {
         self.0.count_ones()
@@ -96,10 +107,12 @@ impl Bitboard {
     pub const fn pawn_attacks(self, color: Color) -> Bitboard {
         Bitboard(self.pawn_attacks_towards_a(color).0 | self.pawn_attacks_towards_h(color).0)
     }
+    /// A copy of the set with `sq` added; `self` is unchanged.
     #[inline(always)]
     pub const fn with(self, sq: Square) -> Bitboard {
         Bitboard(self.0 | 1 << sq.index())
     }
+    /// A copy of the set with `sq` removed; `self` is unchanged.
     #[inline(always)]
     pub const fn without(self, sq: Square) -> Bitboard {
         Bitboard(self.0 & !(1 << sq.index()))

@@ -3,22 +3,37 @@ use std::fmt;
 use super::{PieceType, Square};
 
 /// What kind of move a [`Move`] is; stored in its top four bits.
+/// Value 4 marks captures and 8 promotions; in a promotion the low two bits name the piece
+/// (knight 0 … queen 3). Codes 3, 6 and 7 are unused.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 #[repr(u8)]
 pub enum MoveFlag {
+    /// A plain non-capture: a piece move or a single pawn push (not castling, not promoting).
     Quiet = 0,
+    /// A pawn's two-square advance from its start rank.
     DoublePush = 1,
     /// Castling, encoded as the king capturing its own rook (so Chess960 needs no special case).
     Castle = 2,
+    /// A capture on the destination square (not en passant, not promoting).
     Capture = 4,
+    /// An en-passant capture: the destination is the empty square passed over; the captured pawn
+    /// stands just behind it.
     EnPassant = 5,
+    /// Push promoting to a knight.
     PromoKnight = 8,
+    /// Push promoting to a bishop.
     PromoBishop = 9,
+    /// Push promoting to a rook.
     PromoRook = 10,
+    /// Push promoting to a queen.
     PromoQueen = 11,
+    /// Capture promoting to a knight.
     PromoCaptureKnight = 12,
+    /// Capture promoting to a bishop.
     PromoCaptureBishop = 13,
+    /// Capture promoting to a rook.
     PromoCaptureRook = 14,
+    /// Capture promoting to a queen.
     PromoCaptureQueen = 15,
 }
 
@@ -58,32 +73,41 @@ pub struct Move(u16);
 const _: () = assert!(std::mem::size_of::<Move>() == 2);
 
 impl Move {
+    /// The all-zero move (a1 to a1, quiet): "no move", never a legal one.
     pub const NULL: Move = Move(0);
 
+    /// Packs origin, destination and flag; for castling `to` is the square of the castling rook.
     #[inline(always)]
     pub const fn new(from: Square, to: Square, flag: MoveFlag) -> Move {
         Move(from.index() as u16 | (to.index() as u16) << 6 | (flag as u16) << 12)
     }
+    /// The move with these raw bits (as [`Move::bits`] gives them), unchecked: a move of unknown
+    /// origin must pass [`Board::is_legal`](crate::board::Board::is_legal) before it is played.
     #[inline(always)]
     pub const fn from_bits(bits: u16) -> Move {
         Move(bits)
     }
+    /// The raw 16 bits (layout above), for compact storage such as the transposition table.
     #[inline(always)]
     pub const fn bits(self) -> u16 {
         self.0
     }
+    /// Whether this is [`Move::NULL`].
     #[inline(always)]
     pub const fn is_null(self) -> bool {
         self.0 == 0
     }
+    /// The origin square (bits 0–5).
     #[inline(always)]
     pub const fn from(self) -> Square {
         Square::new((self.0 & 63) as u8)
     }
+    /// The destination square (bits 6–11); for castling the rook's square, not the king's.
     #[inline(always)]
     pub const fn to(self) -> Square {
         Square::new((self.0 >> 6 & 63) as u8)
     }
+    /// The kind of move (bits 12–15); the unused codes 3, 6 and 7 read as [`MoveFlag::Quiet`].
     #[inline(always)]
     pub const fn flag(self) -> MoveFlag {
         MoveFlag::FROM_BITS[(self.0 >> 12) as usize]
@@ -93,6 +117,7 @@ impl Move {
     pub const fn is_capture(self) -> bool {
         self.0 & (4 << 12) != 0
     }
+    /// Whether a pawn promotes, with or without a capture.
     #[inline(always)]
     pub const fn is_promotion(self) -> bool {
         self.0 & (8 << 12) != 0
@@ -102,10 +127,12 @@ impl Move {
     pub const fn is_noisy(self) -> bool {
         self.0 & (12 << 12) != 0
     }
+    /// Castling on either side, standard or Chess960.
     #[inline(always)]
     pub const fn is_castle(self) -> bool {
         self.0 >> 12 == MoveFlag::Castle as u16
     }
+    /// Whether this is an en-passant capture.
     #[inline(always)]
     pub const fn is_en_passant(self) -> bool {
         self.0 >> 12 == MoveFlag::EnPassant as u16

@@ -4,11 +4,14 @@ use std::ops::Not;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum Color {
+    /// The side that moves first; index 0, FEN `w`.
     White = 0,
+    /// The side that moves second; index 1, FEN `b`.
     Black = 1,
 }
 
 impl Color {
+    /// Both colours, White first.
     pub const ALL: [Color; 2] = [Color::White, Color::Black];
 
     /// 0 for White, 1 for Black: an index into per-colour tables.

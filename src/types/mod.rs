@@ -1,5 +1,6 @@
 //! Vocabulary types of the rules: squares, colours, pieces, bitboards, moves and castling rights.
 //! Nothing here knows about boards, move generation or search.
+#![warn(missing_docs)]
 
 mod bitboard;
 mod castling;

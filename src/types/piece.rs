@@ -4,15 +4,22 @@ use super::Color;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum PieceType {
+    /// Index 0, FEN `p`.
     Pawn = 0,
+    /// Index 1, FEN `n`.
     Knight = 1,
+    /// Index 2, FEN `b`.
     Bishop = 2,
+    /// Index 3, FEN `r`.
     Rook = 3,
+    /// Index 4, FEN `q`.
     Queen = 4,
+    /// Index 5, FEN `k`.
     King = 5,
 }
 
 impl PieceType {
+    /// All six types in index order, pawn first.
     pub const ALL: [PieceType; 6] = [
         PieceType::Pawn,
         PieceType::Knight,
@@ -31,6 +38,7 @@ impl PieceType {
         PieceType::Queen,
     ];
 
+    /// 0 = pawn … 5 = king, for per-type tables.
     #[inline(always)]
     pub const fn index(self) -> usize {
         self as usize
@@ -61,6 +69,8 @@ impl PieceType {
         }
     }
 
+    /// The type of a FEN letter in either case (`n` and `N` are both a knight); `None` for any
+    /// other character.
     pub fn from_char(c: char) -> Option<PieceType> {
         Some(match c.to_ascii_lowercase() {
             'p' => PieceType::Pawn,
@@ -75,9 +85,11 @@ impl PieceType {
 }
 
 /// A coloured piece, packed as `color * 6 + piece_type` so `Option<Piece>` stays one byte.
+/// The variants run White pawn (0) … White king (5), then Black pawn (6) … Black king (11).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 #[rustfmt::skip]
+#[allow(missing_docs)] // a colour × type table: the lines above say what each variant is
 pub enum Piece {
     WhitePawn, WhiteKnight, WhiteBishop, WhiteRook, WhiteQueen, WhiteKing,
     BlackPawn, BlackKnight, BlackBishop, BlackRook, BlackQueen, BlackKing,
@@ -90,6 +102,7 @@ impl Piece {
         Piece::BlackPawn, Piece::BlackKnight, Piece::BlackBishop, Piece::BlackRook, Piece::BlackQueen, Piece::BlackKing,
     ];
 
+    /// The piece of `color` and `piece_type` (index `color * 6 + piece_type`).
     #[inline(always)]
     pub const fn new(color: Color, piece_type: PieceType) -> Piece {
         Piece::ALL[color as usize * 6 + piece_type as usize]
@@ -101,6 +114,7 @@ impl Piece {
         self as usize
     }
 
+    /// White for the first six variants, Black for the rest.
     #[inline(always)]
     pub const fn color(self) -> Color {
         if (self as u8) < 6 {
@@ -110,6 +124,7 @@ impl Piece {
         }
     }
 
+    /// The kind of piece, colour dropped (index % 6).
     #[inline(always)]
     pub const fn piece_type(self) -> PieceType {
         PieceType::from_index(self as usize % 6)
@@ -124,6 +139,8 @@ impl Piece {
         }
     }
 
+    /// The piece of a FEN letter, upper case White and lower case Black; `None` if `c` is no
+    /// piece letter.
     pub fn from_char(c: char) -> Option<Piece> {
         let piece_type = PieceType::from_char(c)?;
         let color = if c.is_ascii_uppercase() {

@@ -11,8 +11,11 @@ pub struct File(u8);
 pub struct Rank(u8);
 
 impl File {
+    /// The a-file, index 0.
     pub const A: File = File(0);
+    /// The e-file: the kings' starting file in standard chess.
     pub const E: File = File(4);
+    /// The h-file, index 7.
     pub const H: File = File(7);
 
     /// The file with index `i`; `i` must be below 8.
@@ -21,20 +24,26 @@ impl File {
         debug_assert!(i < 8);
         File(i)
     }
+    /// 0 (a-file) … 7 (h-file), for tables indexed by file.
     #[inline(always)]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
+    /// The file letter, `'a'` … `'h'`.
     pub fn to_char(self) -> char {
         (b'a' + self.0) as char
     }
+    /// The file of a lower-case letter `'a'` … `'h'`; `None` for any other character (upper case
+    /// included).
     pub fn from_char(c: char) -> Option<File> {
         ('a'..='h').contains(&c).then(|| File(c as u8 - b'a'))
     }
 }
 
 impl Rank {
+    /// White's back rank: rank 1, index 0.
     pub const FIRST: Rank = Rank(0);
+    /// Black's back rank: rank 8, index 7.
     pub const EIGHTH: Rank = Rank(7);
 
     /// The rank with index `i`; `i` must be below 8.
@@ -43,6 +52,7 @@ impl Rank {
         debug_assert!(i < 8);
         Rank(i)
     }
+    /// 0 (rank 1) … 7 (rank 8), for tables indexed by rank.
     #[inline(always)]
     pub const fn index(self) -> usize {
         self.0 as usize
@@ -55,9 +65,11 @@ impl Rank {
             Color::Black => Rank(7 - self.0),
         }
     }
+    /// The rank digit, `'1'` … `'8'`.
     pub fn to_char(self) -> char {
         (b'1' + self.0) as char
     }
+    /// The rank of a digit `'1'` … `'8'`; `None` for any other character.
     pub fn from_char(c: char) -> Option<Rank> {
         ('1'..='8').contains(&c).then(|| Rank(c as u8 - b'1'))
     }
@@ -69,7 +81,12 @@ pub struct Square(u8);
 
 macro_rules! square_consts {
     ($($name:ident = $i:expr),* $(,)?) => {
-        impl Square { $(pub const $name: Square = Square($i);)* }
+        impl Square {
+            $(
+                #[doc = concat!("Square ", stringify!($name), ", index ", stringify!($i), ".")]
+                pub const $name: Square = Square($i);
+            )*
+        }
     };
 }
 
@@ -90,6 +107,7 @@ impl Square {
         Square(i)
     }
 
+    /// The square at `file` and `rank`: index `rank * 8 + file`.
     #[inline(always)]
     pub const fn from_coords(file: File, rank: Rank) -> Square {
         Square(rank.0 * 8 + file.0)
@@ -106,10 +124,12 @@ impl Square {
     pub const fn index(self) -> usize {
         (self.0 & 63) as usize
     }
+    /// The column, a = 0 (the low three bits of the index).
     #[inline(always)]
     pub const fn file(self) -> File {
         File(self.0 & 7)
     }
+    /// The row, rank 1 = 0 (the high three bits of the index).
     #[inline(always)]
     pub const fn rank(self) -> Rank {
         Rank(self.0 >> 3)
