@@ -197,13 +197,8 @@ impl ThreadData {
             return alpha;
         }
 
-        let excluded = self.stack[ply].excluded;
         let key = board.hash();
-        let tt = if excluded.is_null() {
-            sh.tt.probe(key)
-        } else {
-            None
-        };
+        let tt = sh.tt.probe(key);
         let tt_move = tt.map_or(Move::NULL, |e| e.mv);
         let tt_score = tt.map_or(-INF, |e| score_from_tt(e.score, ply, MATE_BOUND));
         // Transposition table cutoff: a deep enough entry whose bound settles this window.
@@ -234,7 +229,7 @@ impl ThreadData {
         self.stack[ply + 1].killers = [Move::NULL; 2];
         let us = board.side_to_move();
 
-        if !PV && !in_check && excluded.is_null() {
+        if !PV && !in_check {
             // Reverse futility pruning: far enough above beta that a shallow search will not
             // bring it back below. Match: +139 ± 77.
             if depth <= RFP_MAX_DEPTH
@@ -282,7 +277,7 @@ impl ThreadData {
         }
         // Internal iterative reduction: without a hash move this node is probably new and
         // badly ordered, so search it a ply shallower. Match: 0 ± 78 (not resolved).
-        if (PV || cut_node) && depth >= IIR_MIN_DEPTH && tt_move.is_null() && excluded.is_null() {
+        if (PV || cut_node) && depth >= IIR_MIN_DEPTH && tt_move.is_null() {
             depth -= 1;
         }
 
@@ -298,9 +293,6 @@ impl ThreadData {
         self.keys.push(key);
 
         while let Some(mv) = picker.next(board, &self.hist) {
-            if mv == excluded {
-                continue;
-            }
             let is_quiet = !mv.is_noisy();
             let moved = board.piece_on(mv.from()).expect("origin");
             let quiet_history = if is_quiet {
@@ -335,45 +327,6 @@ impl ThreadData {
                     continue;
                 }
             }
-            // Singular extension: when a reduced search of every other move (TT move excluded)
-            // fails well below the TT score, the TT move is singular and gets one more ply; if
-            // even the alternatives beat beta, several moves fail high (multi-cut) and we prune.
-            let mut singular_extension = 0;
-            if let Some(e) = tt {
-                if mv == tt_move
-                    && excluded.is_null()
-                    && depth >= SE_MIN_DEPTH
-                    && e.depth >= depth - 3
-                    && e.bound != TtBound::Upper
-                    && tt_score.abs() < MATE_BOUND
-                    && (ply as i32) < 2 * self.root_depth
-                {
-                    let singular_beta = tt_score - SE_MARGIN * depth / 8;
-                    self.stack[ply].excluded = mv;
-                    self.keys.pop();
-                    let score = self.negamax::<false>(
-                        sh,
-                        board,
-                        (depth - 1) / 2,
-                        ply,
-                        singular_beta - 1,
-                        singular_beta,
-                        cut_node,
-                    );
-                    self.keys.push(key);
-                    self.stack[ply].excluded = Move::NULL;
-                    if self.stopped {
-                        self.keys.pop();
-                        return 0;
-                    }
-                    if score < singular_beta {
-                        singular_extension = 1;
-                    } else if singular_beta >= beta {
-                        self.keys.pop();
-                        return singular_beta;
-                    }
-                }
-            }
             let child = board.make_move(mv);
             self.push_move(ply, board, mv);
             sh.tt.prefetch(child.hash());
@@ -381,8 +334,7 @@ impl ThreadData {
             // Check extension: a checking move is searched one ply deeper.
             // Match: -7 ± 91 (not resolved).
             let check_extension = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
-            let extension = singular_extension.max(check_extension);
-            let new_depth = depth - 1 + extension;
+            let new_depth = depth - 1 + check_extension;
             self.stack[ply].piece_to = piece_to(moved, mv.to());
             self.stack[ply].null_move = false;
 
@@ -453,9 +405,6 @@ impl ThreadData {
         self.keys.pop();
 
         if moves_searched == 0 {
-            if !excluded.is_null() {
-                return alpha;
-            }
             return if in_check { -MATE + ply as i32 } else { DRAW };
         }
 
@@ -471,17 +420,15 @@ impl ThreadData {
             );
         }
 
-        if excluded.is_null() {
-            let bound = TtBound::of_result(best_score, orig_alpha, beta, PV);
-            sh.tt.store(
-                key,
-                best_move,
-                score_to_tt(best_score, ply, MATE_BOUND),
-                raw_eval,
-                depth,
-                bound,
-            );
-        }
+        let bound = TtBound::of_result(best_score, orig_alpha, beta, PV);
+        sh.tt.store(
+            key,
+            best_move,
+            score_to_tt(best_score, ply, MATE_BOUND),
+            raw_eval,
+            depth,
+            bound,
+        );
         best_score
     }
 

@@ -33,11 +33,6 @@ pub const SEE_NOISY_MARGIN: i32 = -90;
 pub const SEE_MAX_DEPTH: i32 = 8;
 /// Internal iterative reduction: minimum depth.
 pub const IIR_MIN_DEPTH: i32 = 4;
-/// Singular extensions: minimum depth, and the margin below the TT score (per 8 plies of depth).
-/// Off for now (minimum depth out of reach): at depth 8 it scored -23 +/- 55 Elo in 30 games at
-/// 5+0.05 against the search without it, and bench nodes grew by half.
-pub const SE_MIN_DEPTH: i32 = 1000;
-pub const SE_MARGIN: i32 = 16;
 /// Quiescence delta pruning margin.
 pub const QS_DELTA: i32 = 200;
 /// History divisor in late-move reductions.

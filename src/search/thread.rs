@@ -25,8 +25,6 @@ pub struct StackEntry {
     pub killers: [Move; 2],
     /// The move made from this ply, as a continuation-history key.
     pub piece_to: PieceTo,
-    /// A move excluded from this node (singular extension verification).
-    pub excluded: Move,
     pub null_move: bool,
 }
 
@@ -36,7 +34,6 @@ impl Default for StackEntry {
             static_eval: -INF,
             killers: [Move::NULL; 2],
             piece_to: NO_PIECE_TO,
-            excluded: Move::NULL,
             null_move: false,
         }
     }
