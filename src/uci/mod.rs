@@ -501,6 +501,7 @@ impl Uci {
             self.options.show_wdl,
             root_moves,
         );
+        reporter = reporter.with_history(self.game.history().to_vec());
         if let Some(events) = &self.events {
             reporter = reporter.notify_done(events.clone());
         }

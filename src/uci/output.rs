@@ -9,7 +9,7 @@ use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
 
 use super::Input;
-use crate::board::Board;
+use crate::board::{is_repetition_draw, Board};
 use crate::search::{Bound, Reporter, Score, SearchInfo};
 use crate::types::Move;
 
@@ -136,6 +136,8 @@ pub struct UciReporter {
     done: AtomicBool,
     /// Told when `bestmove` is out (the controller's input channel).
     on_done: Option<Sender<Input>>,
+    /// Keys of the game's positions before the root, oldest first (PVs stop at a repetition).
+    history: Vec<u64>,
 }
 
 impl UciReporter {
@@ -154,7 +156,14 @@ impl UciReporter {
             root_moves,
             done: AtomicBool::new(false),
             on_done: None,
+            history: Vec::new(),
         }
+    }
+
+    /// The game's positions before the root (keys, oldest first), for repetitions in PVs.
+    pub fn with_history(mut self, history: Vec<u64>) -> UciReporter {
+        self.history = history;
+        self
     }
 
     /// Posts [`Input::SearchDone`] to `events` once `bestmove` is out.
@@ -205,15 +214,27 @@ impl UciReporter {
         line
     }
 
+    /// The PV as text: cut at the first move that is not legal, and after a move that ends
+    /// the game by rule (fifty moves, a dead position, a repetition: once within the PV, as the
+    /// search scores it, or a third time with the game's positions), since nothing after it is
+    /// played (a mate or stalemate ends it by having no legal move after it).
     fn pv_text(&self, pv: &[Move]) -> String {
         let mut board = self.root;
+        let mut keys = self.history.clone();
+        let root_index = keys.len();
         let mut words = Vec::with_capacity(pv.len());
         for &mv in pv {
             if !board.is_legal(mv) {
                 break;
             }
             words.push(board.move_to_uci(mv, self.chess960));
+            keys.push(board.hash());
             board = board.make_move(mv);
+            if board.is_fifty_move_or_dead_draw()
+                || is_repetition_draw(board.hash(), board.halfmove_clock(), &keys, root_index)
+            {
+                break;
+            }
         }
         words.join(" ")
     }
@@ -340,6 +361,45 @@ mod tests {
         let (r, _) = reporter(crate::board::START_FEN, false, false);
         let line = r.format_info(&info(Score::Centipawns(0), Bound::Exact, vec![]));
         assert!(!line.contains(" wdl "), "{line}");
+    }
+
+    /// A PV ends where the game would end by rule: at a repetition (once within the PV, or
+    /// the third time with the game's positions) and at the fiftieth move.
+    #[test]
+    fn pvs_stop_at_a_draw_by_rule() {
+        let fen = "6k1/8/8/8/8/8/8/R5K1 w - - 0 1";
+        let board = Board::from_fen(fen).unwrap();
+        let uci = |b: &Board, m: &str| b.parse_uci_move(m, false).unwrap();
+        let mut pv = Vec::new();
+        let mut b = board;
+        for m in ["g1h1", "g8h8", "h1g1", "h8g8", "a1a2", "g8f8"] {
+            let mv = uci(&b, m);
+            pv.push(mv);
+            b = b.make_move(mv);
+        }
+        let (r, _) = reporter(fen, false, false);
+        let line = r.format_info(&info(Score::Centipawns(0), Bound::Exact, pv.clone()));
+        assert!(line.ends_with(" pv g1h1 g8h8 h1g1 h8g8"), "{line}");
+        // Fifty moves: the move that makes the hundredth quiet ply ends the PV.
+        let fen = "6k1/8/8/8/8/8/8/R5K1 w - - 99 80";
+        let (r, _) = reporter(fen, false, false);
+        let line = r.format_info(&info(Score::Centipawns(0), Bound::Exact, pv.clone()));
+        assert!(line.ends_with(" pv g1h1"), "{line}");
+        // Positions from the game before the root count as the game's: seen once before, a
+        // position reached by the PV is only a second occurrence; seen twice, a third.
+        let fen = "6k1/8/8/8/8/8/8/R5K1 w - - 10 40";
+        let root = Board::from_fen(fen).unwrap();
+        let a1a2 = uci(&root, "a1a2");
+        let after = root.make_move(a1a2);
+        let pv = vec![a1a2, uci(&after, "g8f8")];
+        let (r, _) = reporter(fen, false, false);
+        let r = r.with_history(vec![after.hash()]);
+        let line = r.format_info(&info(Score::Centipawns(0), Bound::Exact, pv.clone()));
+        assert!(line.ends_with(" pv a1a2 g8f8"), "{line}");
+        let (r, _) = reporter(fen, false, false);
+        let r = r.with_history(vec![after.hash(), 0x1234, after.hash()]);
+        let line = r.format_info(&info(Score::Centipawns(0), Bound::Exact, pv));
+        assert!(line.ends_with(" pv a1a2"), "{line}");
     }
 
     #[test]
