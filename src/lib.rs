@@ -11,6 +11,7 @@ pub mod fuzz;
 pub mod nnue;
 pub mod perft;
 pub mod search;
+pub mod syzygy;
 pub mod timeman;
 pub mod train;
 pub mod tt;

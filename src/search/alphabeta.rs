@@ -9,6 +9,7 @@ use super::history::{captured_type, piece_to, NO_PIECE_TO};
 use super::params::*;
 use super::picker::MovePicker;
 use super::see::{capture_gain, see_ge};
+use super::tablebase;
 use super::thread::{Shared, ThreadData};
 use crate::board::Board;
 use crate::tt::{score_from_tt, score_to_tt, Bound as TtBound};
@@ -96,7 +97,7 @@ impl ThreadData {
             sh.tt.store(
                 board.hash(),
                 best_move,
-                score_to_tt(best_score, 0, MATE_BOUND),
+                score_to_tt(best_score, 0, TB_WIN_BOUND),
                 -INF,
                 depth,
                 bound,
@@ -231,7 +232,7 @@ impl ThreadData {
             None
         };
         let tt_move = tt.map_or(Move::NULL, |e| e.mv);
-        let tt_score = tt.map_or(-INF, |e| score_from_tt(e.score, ply, MATE_BOUND));
+        let tt_score = tt.map_or(-INF, |e| score_from_tt(e.score, ply, TB_WIN_BOUND));
         // Transposition table cutoff: a deep enough entry whose bound settles this window.
         if let Some(e) = tt {
             if !PV
@@ -247,19 +248,53 @@ impl ThreadData {
             }
         }
 
+        // Tablebase probe: an exact result, or a bound that settles the window, ends the node
+        // (and is stored deep, as it will not change); otherwise a PV node keeps it as a floor
+        // (a win: only a mate does better) or a ceiling (a loss).
+        let mut tb_floor = -INF;
+        let mut tb_ceiling = INF;
+        if excluded.is_null() {
+            if let Some((score, bound)) = tablebase::probe_in_search(sh, board, depth, ply) {
+                if match bound {
+                    TtBound::Exact => true,
+                    TtBound::Lower => score >= beta,
+                    _ => score <= alpha,
+                } {
+                    sh.tt.store(
+                        key,
+                        Move::NULL,
+                        score_to_tt(score, ply, TB_WIN_BOUND),
+                        -INF,
+                        (depth + 6).min(MAX_PLY as i32 - 1),
+                        bound,
+                        PV,
+                    );
+                    return score;
+                }
+                if PV {
+                    if bound == TtBound::Lower {
+                        tb_floor = score;
+                        alpha = alpha.max(score);
+                    } else {
+                        tb_ceiling = score;
+                    }
+                }
+            }
+        }
+
         // Static evaluation, sharpened by the stored score when its bound points the right way.
         let raw_eval = if in_check {
             -INF
         } else {
             match tt {
-                Some(e) if e.eval != -INF && e.eval.abs() < MATE_BOUND => e.eval,
+                Some(e) if e.eval != -INF && e.eval.abs() < TB_WIN_BOUND => e.eval,
                 _ => self.evaluate(board, ply),
             }
         };
         let mut eval = raw_eval;
         if let Some(e) = tt {
             if !in_check
-                && tt_score.abs() < MATE_BOUND
+                && tt_score.abs() < TB_WIN_BOUND
                 && match e.bound {
                     TtBound::Lower => tt_score > eval,
                     TtBound::Upper => tt_score < eval,
@@ -279,7 +314,7 @@ impl ThreadData {
             // Reverse futility pruning: far enough above beta that a shallow search will not
             // bring it back below. Match: +139 ± 77.
             if depth <= RFP_MAX_DEPTH
-                && eval.abs() < MATE_BOUND
+                && eval.abs() < TB_WIN_BOUND
                 && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
             {
                 return eval;
@@ -289,7 +324,7 @@ impl ThreadData {
             // Match: +28 ± 81 in 50 games, +96 ± 48 in 100 more (seed 61); all 150: +73 ± 42.
             if depth >= NMP_MIN_DEPTH
                 && eval >= beta
-                && beta > -MATE_BOUND
+                && beta > -TB_WIN_BOUND
                 && !(ply >= 1 && self.stack[ply - 1].null_move)
                 && has_non_pawn_material(board, us)
             {
@@ -316,7 +351,7 @@ impl ThreadData {
                     return 0;
                 }
                 if score >= beta {
-                    return if score >= MATE_BOUND { beta } else { score };
+                    return if score >= TB_WIN_BOUND { beta } else { score };
                 }
             }
         }
@@ -329,7 +364,7 @@ impl ThreadData {
         let cont = self.cont_keys(ply);
         let counter = self.hist.counter(cont[0]);
         let mut picker = MovePicker::new(tt_move, self.stack[ply].killers, counter, cont);
-        let mut best_score = -INF;
+        let mut best_score = tb_floor;
         let mut best_move = Move::NULL;
         let mut moves_searched = 0usize;
         let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
@@ -352,7 +387,7 @@ impl ThreadData {
                 0
             };
             let lmr_depth = (depth - lmr(depth, moves_searched + 1)).max(0);
-            if best_score > -MATE_BOUND && has_non_pawn_material(board, us) {
+            if best_score > -TB_WIN_BOUND && has_non_pawn_material(board, us) {
                 if is_quiet {
                     // Late move pruning: after enough quiets at low depth, skip the rest.
                     // Match: +100 ± 94.
@@ -392,7 +427,7 @@ impl ThreadData {
                     && depth >= SE_MIN_DEPTH
                     && e.depth >= depth - 3
                     && e.bound != TtBound::Upper
-                    && tt_score.abs() < MATE_BOUND
+                    && tt_score.abs() < TB_WIN_BOUND
                     && (ply as i32) < 2 * self.root_depth
                 {
                     let singular_beta = tt_score - SE_MARGIN * depth / 8;
@@ -503,8 +538,13 @@ impl ThreadData {
             if !excluded.is_null() {
                 return alpha;
             }
+            // Every move was pruned against the tables' floor (a won position has moves).
+            if tb_floor > -INF {
+                return tb_floor;
+            }
             return if in_check { -MATE + ply as i32 } else { DRAW };
         }
+        best_score = best_score.min(tb_ceiling);
 
         if best_score >= beta {
             self.update_histories(
@@ -529,7 +569,7 @@ impl ThreadData {
             sh.tt.store(
                 key,
                 best_move,
-                score_to_tt(best_score, ply, MATE_BOUND),
+                score_to_tt(best_score, ply, TB_WIN_BOUND),
                 raw_eval,
                 depth,
                 bound,
@@ -614,7 +654,7 @@ impl ThreadData {
         }
         let key = board.hash();
         let tt = sh.tt.probe(key);
-        let tt_score = tt.map_or(-INF, |e| score_from_tt(e.score, ply, MATE_BOUND));
+        let tt_score = tt.map_or(-INF, |e| score_from_tt(e.score, ply, TB_WIN_BOUND));
         if let Some(e) = tt {
             if !PV
                 && match e.bound {
@@ -631,7 +671,7 @@ impl ThreadData {
         let mut best_score = -INF;
         if !in_check {
             raw_eval = match tt {
-                Some(e) if e.eval != -INF && e.eval.abs() < MATE_BOUND => e.eval,
+                Some(e) if e.eval != -INF && e.eval.abs() < TB_WIN_BOUND => e.eval,
                 _ => self.evaluate(board, ply),
             };
             best_score = raw_eval;
@@ -641,7 +681,7 @@ impl ThreadData {
                     sh.tt.store(
                         key,
                         Move::NULL,
-                        score_to_tt(best_score, ply, MATE_BOUND),
+                        score_to_tt(best_score, ply, TB_WIN_BOUND),
                         raw_eval,
                         -1,
                         TtBound::Lower,
@@ -659,7 +699,7 @@ impl ThreadData {
         let mut moves = 0;
         while let Some(mv) = picker.next(board, &self.hist) {
             moves += 1;
-            if !in_check && best_score > -MATE_BOUND {
+            if !in_check && best_score > -TB_WIN_BOUND {
                 // Delta pruning: even winning the captured piece cleanly cannot reach alpha.
                 // Match: +14 ± 83 (not resolved).
                 if mv.promotion().is_none()
@@ -708,7 +748,7 @@ impl ThreadData {
         sh.tt.store(
             key,
             best_move,
-            score_to_tt(best_score, ply, MATE_BOUND),
+            score_to_tt(best_score, ply, TB_WIN_BOUND),
             raw_eval,
             -1,
             bound,

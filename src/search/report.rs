@@ -36,6 +36,8 @@ pub struct SearchInfo {
     pub time_ms: u64,
     /// Transposition table use, per mille.
     pub hashfull: u32,
+    /// Tablebase probes that found their position, when tables are loaded.
+    pub tbhits: Option<u64>,
     pub pv: Vec<Move>,
 }
 

@@ -328,6 +328,17 @@ impl Uci {
             Deferred::Option(OptionChange::Threads(n)) => self.engine.set_threads(*n),
             Deferred::Option(OptionChange::ClearHash) => self.engine.clear_hash(),
             Deferred::Option(OptionChange::UseNnue(on)) => self.engine.set_use_nnue(*on),
+            Deferred::Option(OptionChange::SyzygyPath(path)) => {
+                match self.engine.set_syzygy_path(path) {
+                    Ok(lines) => lines.iter().for_each(|l| self.out.info_string(l)),
+                    Err(e) => self.out.error(&e),
+                }
+            }
+            Deferred::Option(
+                OptionChange::SyzygyProbeDepth(_)
+                | OptionChange::Syzygy50MoveRule(_)
+                | OptionChange::SyzygyProbeLimit(_),
+            ) => self.engine.set_tb_settings(self.options.tb),
             Deferred::Option(_) => {}
             Deferred::NewGame => self.engine.new_game(),
             Deferred::Network(net) => self.engine.set_network(Arc::clone(net)),

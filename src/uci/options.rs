@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::search::Engine;
+use crate::search::{Engine, TbSettings};
 
 /// The declared type of an option.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -112,7 +112,36 @@ pub const OPTIONS: &[OptionSpec] = &[
             default: DEFAULT_EVAL_FILE,
         },
     },
+    OptionSpec {
+        name: "SyzygyPath",
+        kind: OptionKind::Text {
+            default: DEFAULT_SYZYGY_PATH,
+        },
+    },
+    OptionSpec {
+        name: "SyzygyProbeDepth",
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: 100,
+        },
+    },
+    OptionSpec {
+        name: "Syzygy50MoveRule",
+        kind: OptionKind::Check { default: true },
+    },
+    OptionSpec {
+        name: "SyzygyProbeLimit",
+        kind: OptionKind::Spin {
+            default: 7,
+            min: 0,
+            max: 7,
+        },
+    },
 ];
+
+/// The `SyzygyPath` value that means no tables (Stockfish's).
+pub const DEFAULT_SYZYGY_PATH: &str = "<empty>";
 
 /// The `EvalFile` value that names the network built into the binary.
 pub const DEFAULT_EVAL_FILE: &str = "<built-in>";
@@ -131,6 +160,11 @@ pub enum OptionChange {
     UseNnue(bool),
     /// A network file to load, or [`DEFAULT_EVAL_FILE`].
     EvalFile(String),
+    /// Directories of Syzygy tables, or [`DEFAULT_SYZYGY_PATH`].
+    SyzygyPath(String),
+    SyzygyProbeDepth(i32),
+    Syzygy50MoveRule(bool),
+    SyzygyProbeLimit(u32),
 }
 
 impl OptionChange {
@@ -142,6 +176,10 @@ impl OptionChange {
                 | OptionChange::Threads(_)
                 | OptionChange::ClearHash
                 | OptionChange::UseNnue(_)
+                | OptionChange::SyzygyPath(_)
+                | OptionChange::SyzygyProbeDepth(_)
+                | OptionChange::Syzygy50MoveRule(_)
+                | OptionChange::SyzygyProbeLimit(_)
         )
     }
 }
@@ -213,12 +251,16 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<OptionChange, Opt
     let name = spec.name;
     match spec.kind {
         OptionKind::Button => Ok(OptionChange::ClearHash),
-        OptionKind::Text { default } => Ok(OptionChange::EvalFile(
-            value
+        OptionKind::Text { default } => {
+            let text = value
                 .filter(|v| !v.is_empty())
                 .unwrap_or(default)
-                .to_string(),
-        )),
+                .to_string();
+            Ok(match name {
+                "SyzygyPath" => OptionChange::SyzygyPath(text),
+                _ => OptionChange::EvalFile(text),
+            })
+        }
         OptionKind::Check { .. } => {
             let text = value
                 .filter(|v| !v.is_empty())
@@ -237,6 +279,7 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<OptionChange, Opt
                 "Ponder" => OptionChange::Ponder(on),
                 "UCI_Chess960" => OptionChange::Chess960(on),
                 "Use NNUE" => OptionChange::UseNnue(on),
+                "Syzygy50MoveRule" => OptionChange::Syzygy50MoveRule(on),
                 _ => OptionChange::ShowWdl(on),
             })
         }
@@ -265,6 +308,8 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<OptionChange, Opt
                 "Hash" => OptionChange::Hash(n as usize),
                 "Threads" => OptionChange::Threads(n as usize),
                 "MultiPV" => OptionChange::MultiPv(n as usize),
+                "SyzygyProbeDepth" => OptionChange::SyzygyProbeDepth(n as i32),
+                "SyzygyProbeLimit" => OptionChange::SyzygyProbeLimit(n as u32),
                 _ => OptionChange::MoveOverhead(n as u64),
             })
         }
@@ -283,6 +328,8 @@ pub struct Options {
     pub show_wdl: bool,
     pub eval_file: String,
     pub use_nnue: bool,
+    pub syzygy_path: String,
+    pub tb: TbSettings,
 }
 
 impl Default for Options {
@@ -297,6 +344,8 @@ impl Default for Options {
             show_wdl: false,
             eval_file: DEFAULT_EVAL_FILE.to_string(),
             use_nnue: Engine::DEFAULT_USE_NNUE,
+            syzygy_path: DEFAULT_SYZYGY_PATH.to_string(),
+            tb: TbSettings::default(),
         }
     }
 }
@@ -315,6 +364,10 @@ impl Options {
             OptionChange::ShowWdl(on) => self.show_wdl = on,
             OptionChange::EvalFile(ref path) => self.eval_file = path.clone(),
             OptionChange::UseNnue(on) => self.use_nnue = on,
+            OptionChange::SyzygyPath(ref path) => self.syzygy_path = path.clone(),
+            OptionChange::SyzygyProbeDepth(depth) => self.tb.probe_depth = depth,
+            OptionChange::Syzygy50MoveRule(on) => self.tb.rule50 = on,
+            OptionChange::SyzygyProbeLimit(n) => self.tb.probe_limit = n,
         }
     }
 }
@@ -373,6 +426,30 @@ mod tests {
             parse_change("MultiPV", Some("+3")),
             Ok(OptionChange::MultiPv(3))
         );
+        assert_eq!(
+            parse_change("syzygypath", Some("/a:/b")),
+            Ok(OptionChange::SyzygyPath("/a:/b".into()))
+        );
+        assert_eq!(
+            parse_change("SyzygyPath", None),
+            Ok(OptionChange::SyzygyPath("<empty>".into()))
+        );
+        assert_eq!(
+            parse_change("SyzygyProbeDepth", Some("5")),
+            Ok(OptionChange::SyzygyProbeDepth(5))
+        );
+        assert_eq!(
+            parse_change("Syzygy50MoveRule", Some("false")),
+            Ok(OptionChange::Syzygy50MoveRule(false))
+        );
+        assert_eq!(
+            parse_change("SyzygyProbeLimit", Some("0")),
+            Ok(OptionChange::SyzygyProbeLimit(0))
+        );
+        assert!(matches!(
+            parse_change("SyzygyProbeLimit", Some("8")),
+            Err(OptionError::OutOfRange { .. })
+        ));
     }
 
     #[test]
