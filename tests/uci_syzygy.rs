@@ -1,6 +1,6 @@
 //! The Syzygy options through the UCI binary: declared as Stockfish declares them, a path that
-//! cannot be used (missing, a file, no tables, corrupt tables) answered by one `info string` with
-//! the engine still working, and with the shared tables loaded, TB wins reported as `score cp`
+//! cannot be used (missing, a file, no tables, corrupt tables) answered by one `info string`,
+//! changing nothing, with the engine still working, and with the shared tables loaded, TB wins reported as `score cp`
 //! (never `score mate`) with `tbhits`.
 
 mod uci_common;
@@ -143,6 +143,10 @@ fn tablebase_wins_are_reported_as_centipawns_with_tbhits() {
     e.send("go depth 6");
     let (lines, _) = e.bestmove(QUICK);
     assert!(lines.iter().all(|l| !l.contains("score mate")), "{lines:?}");
+    // A refused path changes nothing: the tables stay.
+    assert_eq!(set_path(&mut e, "/no/such/escaque/dir").len(), 1);
+    let lines = still_plays(&mut e);
+    assert!(lines.iter().any(|l| l.contains(" tbhits ")), "{lines:?}");
     // Back to no tables: no more tbhits.
     assert!(set_path(&mut e, "<empty>").is_empty());
     let lines = still_plays(&mut e);

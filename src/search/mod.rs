@@ -360,10 +360,13 @@ impl Engine {
 
     /// `SyzygyPath`: loads the tables of `path` (directories separated by `:`), or drops them
     /// for an empty path or `<empty>`. Waits for a running search first. On success, the lines
-    /// to tell the user (what was found, and any directory that was not); on failure, why, and
-    /// the engine plays on without tables.
+    /// to tell the user (what was found, and any directory that was not); on failure, why. A
+    /// path without usable tables changes nothing.
     pub fn set_syzygy_path(&mut self, path: &str) -> Result<Vec<String>, String> {
         self.wait();
+        if !syzygy::is_empty_path(path) {
+            syzygy::check(path)?;
+        }
         // Let go of the old set first, so that it can be freed if a new one replaces it.
         self.tablebases = None;
         let loaded = syzygy::load(path)?;

@@ -7,4 +7,4 @@ pub mod adapter;
 pub mod files;
 mod tables;
 
-pub use tables::{is_empty_path, load, release_unused, Loaded, MoveDtz, Tablebases, Wdl};
+pub use tables::{check, is_empty_path, load, release_unused, Loaded, MoveDtz, Tablebases, Wdl};

@@ -85,13 +85,24 @@ pub fn load(path: &str) -> Result<Loaded, String> {
         release_unused();
         return Ok(Loaded::default());
     }
+    let scan = check(path)?;
+    let tables = open(&scan)?;
+    Ok(Loaded {
+        tables: Some(tables),
+        warnings: scan.problems,
+    })
+}
+
+/// Checks a non-empty `path` without loading anything: what [`load`] would find, or the
+/// one-line reason it would refuse the path.
+pub fn check(path: &str) -> Result<Scan, String> {
     if path.contains('\0') {
         return Err("SyzygyPath contains a NUL character".to_string());
     }
     let scan = files::scan(path);
     if scan.bad_files {
         return Err(format!(
-            "Syzygy tables in '{path}' not loaded: {} (replace or remove the bad files)",
+            "Syzygy tables in '{path}' refused: {} (replace or remove the bad files)",
             scan.problems.join("; ")
         ));
     }
@@ -101,15 +112,9 @@ pub fn load(path: &str) -> Result<Loaded, String> {
         } else {
             format!(" ({})", scan.problems.join("; "))
         };
-        return Err(format!(
-            "no Syzygy tables found in '{path}'{why}; playing without tables"
-        ));
+        return Err(format!("no Syzygy tables found in '{path}'{why}"));
     }
-    let tables = open(&scan)?;
-    Ok(Loaded {
-        tables: Some(tables),
-        warnings: scan.problems,
-    })
+    Ok(scan)
 }
 
 /// Opens the scanned directories in pyrrhic-rs, or shares the set already open on them.

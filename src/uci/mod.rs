@@ -414,6 +414,7 @@ impl Uci {
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         match options::parse_change(name, value) {
             Ok(OptionChange::EvalFile(path)) => self.load_network(path),
+            Ok(OptionChange::SyzygyPath(path)) => self.set_syzygy_path(path),
             Ok(change) => {
                 self.options.apply(&change);
                 if change.needs_idle_engine() {
@@ -422,6 +423,21 @@ impl Uci {
             }
             Err(e) => self.out.error(&e.to_string()),
         }
+    }
+
+    /// `SyzygyPath`: checked now, so that a path without usable tables is refused at once and
+    /// changes nothing; the tables are opened when no search runs.
+    fn set_syzygy_path(&mut self, path: String) {
+        if !crate::syzygy::is_empty_path(&path) {
+            if let Err(e) = crate::syzygy::check(&path) {
+                self.out
+                    .error(&format!("option 'SyzygyPath': {e}; unchanged"));
+                return;
+            }
+        }
+        let change = OptionChange::SyzygyPath(path);
+        self.options.apply(&change);
+        self.engine_work(Deferred::Option(change));
     }
 
     /// `EvalFile`: the network is read and checked now, so a bad file is reported at once and
