@@ -12,6 +12,7 @@ pub mod fuzz;
 pub mod nnue;
 pub mod perft;
 pub mod search;
+pub mod syzygy;
 pub mod train;
 pub mod tt;
 pub mod tune;

@@ -8,6 +8,7 @@
 use super::history::{captured_slot, piece_to, NO_PIECE_TO};
 use super::params::*;
 use super::picker::MovePicker;
+use super::tablebase;
 use super::thread::{Shared, ThreadData};
 use crate::board::{is_repetition_draw, Board};
 use crate::tt::{score_from_tt, score_to_tt, Bound as TtBound};
@@ -89,7 +90,7 @@ impl ThreadData {
             sh.tt.store(
                 board.hash(),
                 best_move,
-                score_to_tt(best_score, 0, MATE_BOUND),
+                score_to_tt(best_score, 0, TB_WIN_BOUND),
                 -INF,
                 depth,
                 bound,
@@ -200,11 +201,38 @@ impl ThreadData {
         let key = board.hash();
         let tt = sh.tt.probe(key);
         let tt_move = tt.map_or(Move::NULL, |e| e.mv);
-        let tt_score = tt.map_or(-INF, |e| score_from_tt(e.score, ply, MATE_BOUND));
+        let tt_score = tt.map_or(-INF, |e| score_from_tt(e.score, ply, TB_WIN_BOUND));
         // Transposition table cutoff: a deep enough entry whose bound settles this window.
         if let Some(e) = tt {
             if !PV && e.depth >= depth && e.bound.settles(tt_score, alpha, beta) {
                 return tt_score;
+            }
+        }
+
+        // Tablebase probe: an exact result, or a bound that settles the window, ends the node
+        // (and is stored deep, as it will not change); otherwise a PV node keeps it as a floor
+        // (a win: only a mate does better) or a ceiling (a loss).
+        let mut tb_floor = -INF;
+        let mut tb_ceiling = INF;
+        if let Some((score, bound)) = tablebase::probe_in_search(sh, board, depth, ply) {
+            if bound.settles(score, alpha, beta) {
+                sh.tt.store(
+                    key,
+                    Move::NULL,
+                    score_to_tt(score, ply, TB_WIN_BOUND),
+                    -INF,
+                    (depth + 6).min(MAX_PLY as i32 - 1),
+                    bound,
+                );
+                return score;
+            }
+            if PV {
+                if bound == TtBound::Lower {
+                    tb_floor = score;
+                    alpha = alpha.max(score);
+                } else {
+                    tb_ceiling = score;
+                }
             }
         }
 
@@ -213,14 +241,14 @@ impl ThreadData {
             -INF
         } else {
             match tt {
-                Some(e) if e.eval != -INF && e.eval.abs() < MATE_BOUND => e.eval,
+                Some(e) if e.eval != -INF && e.eval.abs() < TB_WIN_BOUND => e.eval,
                 _ => self.evaluate(board, ply),
             }
         };
         let mut eval = raw_eval;
         if let Some(e) = tt {
             // (At equality the bound settles nothing new: eval stays what it is.)
-            if !in_check && tt_score.abs() < MATE_BOUND && e.bound.settles(tt_score, eval, eval) {
+            if !in_check && tt_score.abs() < TB_WIN_BOUND && e.bound.settles(tt_score, eval, eval) {
                 eval = tt_score;
             }
         }
@@ -233,8 +261,8 @@ impl ThreadData {
             // Reverse futility pruning: far enough above beta that a shallow search will not
             // bring it back below. Match: +139 ± 77.
             if depth <= RFP_MAX_DEPTH
-                && eval.abs() < MATE_BOUND
-                && beta.abs() < MATE_BOUND
+                && eval.abs() < TB_WIN_BOUND
+                && beta.abs() < TB_WIN_BOUND
                 && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
             {
                 return eval;
@@ -244,7 +272,7 @@ impl ThreadData {
             // Match: +28 ± 81 in 50 games, +96 ± 48 in 100 more (seed 61); all 150: +73 ± 42.
             if depth >= NMP_MIN_DEPTH
                 && eval >= beta
-                && beta > -MATE_BOUND
+                && beta > -TB_WIN_BOUND
                 && !(ply >= 1 && self.stack[ply - 1].null_move)
                 && board.has_non_pawn_material(us)
             {
@@ -271,7 +299,7 @@ impl ThreadData {
                     return 0;
                 }
                 if score >= beta {
-                    return if score >= MATE_BOUND { beta } else { score };
+                    return if score >= TB_WIN_BOUND { beta } else { score };
                 }
             }
         }
@@ -284,7 +312,7 @@ impl ThreadData {
         let cont = self.cont_keys(ply);
         let counter = self.hist.counter(cont[0]);
         let mut picker = MovePicker::new(tt_move, self.stack[ply].killers, counter, cont);
-        let mut best_score = -INF;
+        let mut best_score = tb_floor;
         let mut best_move = Move::NULL;
         let mut moves_searched = 0usize;
         let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
@@ -301,7 +329,7 @@ impl ThreadData {
                 0
             };
             let lmr_depth = (depth - lmr(depth, moves_searched + 1)).max(0);
-            if best_score > -MATE_BOUND && board.has_non_pawn_material(us) {
+            if best_score > -TB_WIN_BOUND && board.has_non_pawn_material(us) {
                 if is_quiet {
                     // Late move pruning: after enough quiets at low depth, skip the rest, except
                     // quiet checks (the mates near the leaves). Match: +100 ± 94.
@@ -310,7 +338,7 @@ impl ThreadData {
                     // it gives check. Match: -35 ± 71 in 50 games, -7 ± 60 in 100 more (seed 61);
                     // all 150: -16 ± 46 (not resolved; kept pending a longer test).
                     let futile = !in_check
-                        && alpha.abs() < MATE_BOUND
+                        && alpha.abs() < TB_WIN_BOUND
                         && lmr_depth <= FP_MAX_DEPTH
                         && eval + FP_BASE + FP_MARGIN * lmr_depth <= alpha;
                     if (late || futile) && !board.gives_check(mv) {
@@ -405,8 +433,13 @@ impl ThreadData {
         self.keys.pop();
 
         if moves_searched == 0 {
+            // Every move was pruned against the tables' floor (a won position has moves).
+            if tb_floor > -INF {
+                return tb_floor;
+            }
             return if in_check { -MATE + ply as i32 } else { DRAW };
         }
+        best_score = best_score.min(tb_ceiling);
 
         if best_score >= beta {
             self.update_histories(
@@ -424,7 +457,7 @@ impl ThreadData {
         sh.tt.store(
             key,
             best_move,
-            score_to_tt(best_score, ply, MATE_BOUND),
+            score_to_tt(best_score, ply, TB_WIN_BOUND),
             raw_eval,
             depth,
             bound,
@@ -507,7 +540,7 @@ impl ThreadData {
         }
         let key = board.hash();
         let tt = sh.tt.probe(key);
-        let tt_score = tt.map_or(-INF, |e| score_from_tt(e.score, ply, MATE_BOUND));
+        let tt_score = tt.map_or(-INF, |e| score_from_tt(e.score, ply, TB_WIN_BOUND));
         if let Some(e) = tt {
             if !PV && e.bound.settles(tt_score, alpha, beta) {
                 return tt_score;
@@ -517,7 +550,7 @@ impl ThreadData {
         let mut best_score = -INF;
         if !in_check {
             raw_eval = match tt {
-                Some(e) if e.eval != -INF && e.eval.abs() < MATE_BOUND => e.eval,
+                Some(e) if e.eval != -INF && e.eval.abs() < TB_WIN_BOUND => e.eval,
                 _ => self.evaluate(board, ply),
             };
             best_score = raw_eval;
@@ -527,7 +560,7 @@ impl ThreadData {
                     sh.tt.store(
                         key,
                         Move::NULL,
-                        score_to_tt(best_score, ply, MATE_BOUND),
+                        score_to_tt(best_score, ply, TB_WIN_BOUND),
                         raw_eval,
                         -1,
                         TtBound::Lower,
@@ -544,7 +577,7 @@ impl ThreadData {
         let mut moves = 0;
         while let Some(mv) = picker.next(board, &self.hist) {
             moves += 1;
-            if !in_check && best_score > -MATE_BOUND {
+            if !in_check && best_score > -TB_WIN_BOUND {
                 // Delta pruning: even winning the captured piece cleanly cannot reach alpha.
                 // Match: +14 ± 83 (not resolved).
                 if mv.promotion().is_none() && raw_eval + board.capture_gain(mv) + QS_DELTA <= alpha
@@ -586,7 +619,7 @@ impl ThreadData {
         sh.tt.store(
             key,
             best_move,
-            score_to_tt(best_score, ply, MATE_BOUND),
+            score_to_tt(best_score, ply, TB_WIN_BOUND),
             raw_eval,
             -1,
             bound,

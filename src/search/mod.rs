@@ -8,6 +8,7 @@ pub mod limits;
 pub mod params;
 mod picker;
 pub mod report;
+pub mod tablebase;
 mod thread;
 pub mod time;
 
@@ -18,14 +19,17 @@ use std::time::Instant;
 
 pub use limits::Limits;
 pub use report::{Bound, Reporter, Score, SearchInfo, SilentReporter};
+pub use tablebase::TbSettings;
+pub use thread::{to_uci_score, TB_CENTIPAWNS};
 pub use time::TimeManager;
 
 use crate::board::Board;
 use crate::event::Event;
 use crate::nnue::Network;
+use crate::syzygy::{self, Tablebases};
 use crate::tt::TranspositionTable;
 use crate::types::Move;
-use thread::ThreadData;
+use thread::{TbUse, ThreadData};
 
 /// Gives every thread the engine's evaluation (the network is shared, not copied).
 fn set_evaluation(pool: &mut [ThreadData], network: &Arc<Network>, use_nnue: bool) {
@@ -102,6 +106,9 @@ pub struct Engine {
     network: Arc<Network>,
     /// Whether the network evaluates (`Use NNUE`), or the hand-crafted evaluation.
     use_nnue: bool,
+    /// The Syzygy tables (`SyzygyPath`), shared with every search thread, and how to probe them.
+    tablebases: Option<Arc<Tablebases>>,
+    tb_settings: TbSettings,
 }
 
 /// Passes reports on, and marks the search answered just before its `bestmove` goes out.
@@ -155,6 +162,8 @@ impl Engine {
             threads: 1,
             network: Network::default_network(),
             use_nnue: Self::DEFAULT_USE_NNUE,
+            tablebases: None,
+            tb_settings: TbSettings::default(),
         }
     }
 
@@ -183,6 +192,7 @@ impl Engine {
         let worker_reporter = Arc::clone(&reporter);
         let worker_request = request.clone();
         let (network, use_nnue) = (Arc::clone(&self.network), self.use_nnue);
+        let (tablebases, tb_settings) = (self.tablebases.clone(), self.tb_settings);
         let spawned = std::thread::Builder::new()
             .name("search".into())
             .spawn(move || {
@@ -208,8 +218,12 @@ impl Engine {
                         pool.len()
                     ));
                 }
+                let tb = TbUse {
+                    tables: tablebases.as_deref(),
+                    settings: tb_settings,
+                };
                 let nodes =
-                    thread::run_search(&request, &signals, &tt, &mut pool, reporter.as_ref());
+                    thread::run_search(&request, &signals, &tt, &mut pool, reporter.as_ref(), tb);
                 last_nodes.store(nodes, Ordering::Release);
                 pool
             });
@@ -241,6 +255,10 @@ impl Engine {
                         &self.tt,
                         &mut pool,
                         reporter.as_ref(),
+                        TbUse {
+                            tables: self.tablebases.as_deref(),
+                            settings: self.tb_settings,
+                        },
                     );
                     self.last_nodes.store(nodes, Ordering::Release);
                     self.pool = pool;
@@ -394,6 +412,48 @@ impl Engine {
 
     pub fn network(&self) -> &Arc<Network> {
         &self.network
+    }
+
+    /// `SyzygyPath`: loads the tables of `path` (directories separated by `:`), or drops them
+    /// for an empty path or `<empty>`. Waits for a running search first. On success, the lines
+    /// to tell the user (what was found, and any directory that was not); on failure, why. A
+    /// path without usable tables changes nothing.
+    pub fn set_syzygy_path(&mut self, path: &str) -> Result<Vec<String>, String> {
+        self.wait();
+        if !syzygy::is_empty_path(path) {
+            syzygy::check(path)?;
+        }
+        // Let go of the old set first, so that it can be freed if a new one replaces it.
+        self.tablebases = None;
+        let loaded = syzygy::load(path)?;
+        let mut lines = loaded.warnings;
+        if let Some(tables) = &loaded.tables {
+            lines.push(format!(
+                "Found {} tablebases ({} WDL, {} DTZ, up to {} pieces)",
+                tables.count(),
+                tables.count(),
+                tables.dtz_count(),
+                tables.largest()
+            ));
+        }
+        self.tablebases = loaded.tables;
+        Ok(lines)
+    }
+
+    /// The loaded Syzygy tables, if any.
+    pub fn tablebases(&self) -> Option<&Arc<Tablebases>> {
+        self.tablebases.as_ref()
+    }
+
+    /// `SyzygyProbeDepth`, `Syzygy50MoveRule` and `SyzygyProbeLimit` (waits for a running
+    /// search first).
+    pub fn set_tb_settings(&mut self, settings: TbSettings) {
+        self.wait();
+        self.tb_settings = settings;
+    }
+
+    pub fn tb_settings(&self) -> TbSettings {
+        self.tb_settings
     }
 
     /// The transposition table's size in megabytes.

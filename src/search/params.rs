@@ -12,6 +12,13 @@ pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 pub const INF: i32 = MATE + 1;
 /// Draw score.
 pub const DRAW: i32 = 0;
+/// A tablebase win found at the root: `TB_WIN - n` is a win proven by the tables `n` plies from
+/// the root. Below every mate, so a mate the search finds is still preferred, and above
+/// [`TB_WIN_BOUND`], so it can never be mistaken for (or printed as) a mate.
+pub const TB_WIN: i32 = MATE_BOUND - 1;
+/// Scores beyond this are tablebase wins or mates: stored in the hash table relative to the
+/// node, like mates, and never taken for evaluations.
+pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
 
 /// Aspiration window half-width at the first try.
 pub const ASPIRATION_DELTA: i32 = 20;

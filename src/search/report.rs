@@ -1,7 +1,9 @@
 //! How the search tells the outside world what it found. The search never prints: the UCI loop,
 //! `bench` and tests each install their own [`Reporter`].
 
+#[cfg(test)]
 use super::params::MATE_BOUND;
+use super::params::TB_WIN_BOUND;
 use crate::types::Move;
 
 /// A search score from the side to move's point of view.
@@ -37,6 +39,8 @@ pub struct SearchInfo {
     pub time_ms: u64,
     /// Transposition table use, per mille.
     pub hashfull: u32,
+    /// Tablebase probes that found their position, when tables are loaded.
+    pub tbhits: Option<u64>,
     pub pv: Vec<Move>,
 }
 
@@ -60,10 +64,10 @@ impl Reporter for SilentReporter {
 
 /// Win/draw/loss per mille from a score: a logistic model, wins likely from about +1.5 pawns.
 pub fn wdl(score: i32) -> (u32, u32, u32) {
-    if score >= MATE_BOUND {
+    if score > TB_WIN_BOUND {
         return (1000, 0, 0);
     }
-    if score <= -MATE_BOUND {
+    if score < -TB_WIN_BOUND {
         return (0, 0, 1000);
     }
     let s = f64::from(score);

@@ -11,9 +11,11 @@ use std::time::Duration;
 use super::history::{Histories, PieceTo, NO_PIECE_TO};
 use super::params::*;
 use super::report::wdl;
+use super::tablebase::{self, RootTb, TbSettings};
 use super::{Bound, Reporter, Score, SearchInfo, SearchRequest, SearchSignals, TimeManager};
 use crate::board::Board;
 use crate::nnue::{AccumulatorStack, Network};
+use crate::syzygy::Tablebases;
 use crate::tt::TranspositionTable;
 use crate::types::Move;
 use std::sync::Arc;
@@ -50,6 +52,9 @@ pub struct RootMove {
     pub bound: Bound,
     pub pv: Vec<Move>,
     pub seldepth: usize,
+    /// What the tablebases say the move is worth, when the root is in them: reported instead
+    /// of the search's score unless the search finds a mate.
+    pub tb_score: Option<i32>,
 }
 
 /// What all threads of one search share.
@@ -62,6 +67,13 @@ pub struct Shared<'a> {
     pub nodes: AtomicU64,
     /// Every stop rule of this search.
     pub time: TimeManager,
+    /// The Syzygy tables, if loaded, and how to probe them.
+    pub tb: Option<&'a Tablebases>,
+    pub tb_settings: TbSettings,
+    /// Inner nodes with at most this many pieces are probed (0: none are).
+    pub tb_cardinality: u32,
+    /// Successful probes, root included.
+    pub tbhits: AtomicU64,
 }
 
 /// Everything one search thread owns. Kept between searches so histories carry over.
@@ -157,8 +169,24 @@ impl ThreadData {
                 bound: Bound::Upper,
                 pv: vec![mv],
                 seldepth: 0,
+                tb_score: None,
             })
             .collect();
+    }
+
+    /// Keeps only the root moves the tablebases allow (unless that leaves none: then
+    /// `searchmoves` excluded them all, and the user's list wins).
+    fn restrict_root_moves(&mut self, root_tb: &RootTb) {
+        if self
+            .root_moves
+            .iter()
+            .any(|rm| root_tb.moves.contains(&rm.mv))
+        {
+            self.root_moves.retain(|rm| root_tb.moves.contains(&rm.mv));
+            for rm in &mut self.root_moves {
+                rm.tb_score = Some(root_tb.score);
+            }
+        }
     }
 
     /// Counts a node and, every 1024 nodes, checks whether the search must stop.
@@ -243,7 +271,7 @@ impl ThreadData {
     fn aspiration(&mut self, sh: &Shared, depth: i32, reporter: &dyn Reporter) {
         let prev = self.root_moves[self.pv_idx].prev_score;
         let mut delta = ASPIRATION_DELTA;
-        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && prev.abs() <= TB_WIN_BOUND {
             ((prev - delta).max(-INF), (prev + delta).min(INF))
         } else {
             (-INF, INF)
@@ -283,11 +311,16 @@ impl ThreadData {
     /// The `info` for MultiPV line `i` (0-based).
     pub fn info(&self, sh: &Shared, i: usize, depth: i32) -> SearchInfo {
         let rm = &self.root_moves[i];
-        let score = if rm.score == -INF {
+        let mut score = if rm.score == -INF {
             rm.prev_score
         } else {
             rm.score
         };
+        if let Some(tb_score) = rm.tb_score {
+            if score.abs() < MATE_BOUND {
+                score = tb_score;
+            }
+        }
         let bound = if i < self.pv_idx || rm.score == -INF {
             Bound::Exact
         } else {
@@ -303,20 +336,34 @@ impl ThreadData {
             nodes: sh.nodes.load(Ordering::Relaxed),
             time_ms: sh.time.elapsed().as_millis() as u64,
             hashfull: sh.tt.hashfull(),
+            tbhits: sh.tb.map(|_| sh.tbhits.load(Ordering::Relaxed)),
             pv: rm.pv.clone(),
         }
     }
 }
 
-/// Converts an internal score to the reported one (mates in moves, not plies).
+/// Converts an internal score to the reported one: mates in moves, not plies, and a tablebase
+/// win `n` plies away as `20000 - n` centipawns (Stockfish's convention), never as a mate.
 pub fn to_uci_score(score: i32) -> Score {
     if score >= MATE_BOUND {
         Score::Mate((MATE - score + 1) / 2)
     } else if score <= -MATE_BOUND {
         Score::Mate(-(MATE + score) / 2)
+    } else if score.abs() > TB_WIN_BOUND {
+        Score::Centipawns(score.signum() * (TB_CENTIPAWNS - (TB_WIN - score.abs())))
     } else {
         Score::Centipawns(score)
     }
+}
+
+/// What a tablebase win at the root is reported as, in centipawns.
+pub const TB_CENTIPAWNS: i32 = 20_000;
+
+/// The Syzygy tables one search may use, and how.
+#[derive(Clone, Copy, Default)]
+pub struct TbUse<'a> {
+    pub tables: Option<&'a Tablebases>,
+    pub settings: TbSettings,
 }
 
 /// Runs one search to completion on the calling thread (with helpers for `threads > 1`) and
@@ -327,10 +374,29 @@ pub fn run_search(
     tt: &TranspositionTable,
     pool: &mut [ThreadData],
     reporter: &dyn Reporter,
+    tb: TbUse,
 ) -> u64 {
     tt.new_search();
     for td in pool.iter_mut() {
         td.prepare(request);
+    }
+    // A root the tables cover: search only the moves that keep the best result.
+    let candidates: Vec<Move> = pool[0].root_moves.iter().map(|rm| rm.mv).collect();
+    let root_tb = tb
+        .tables
+        .and_then(|t| tablebase::rank_root(t, &request.board, &candidates, &tb.settings));
+    let mut tb_cardinality = tb
+        .tables
+        .map_or(0, |t| t.largest().min(tb.settings.probe_limit));
+    let mut root_hits = 0;
+    if let Some(root_tb) = &root_tb {
+        for td in pool.iter_mut() {
+            td.restrict_root_moves(root_tb);
+        }
+        root_hits = root_tb.hits;
+        if !root_tb.probe_in_search {
+            tb_cardinality = 0;
+        }
     }
     let sh = Shared {
         tt,
@@ -345,6 +411,10 @@ pub fn run_search(
             request.start,
             pool[0].root_moves.len(),
         ),
+        tb: tb.tables,
+        tb_settings: tb.settings,
+        tb_cardinality,
+        tbhits: AtomicU64::new(root_hits),
     };
     let (main, helpers) = pool.split_first_mut().expect("at least one thread");
     if main.root_moves.is_empty() {
@@ -368,6 +438,7 @@ pub fn run_search(
             nodes: 0,
             time_ms: 0,
             hashfull: tt.hashfull(),
+            tbhits: None,
             pv: Vec::new(),
         });
         wait_while_held(signals);

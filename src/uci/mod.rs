@@ -90,6 +90,10 @@ enum Deferred {
     Threads(usize),
     ClearHash,
     UseNnue(bool),
+    SyzygyPath(String),
+    SyzygyProbeDepth(i32),
+    Syzygy50MoveRule(bool),
+    SyzygyProbeLimit(u32),
     NewGame,
     Network(Arc<crate::nnue::Network>),
 }
@@ -319,6 +323,25 @@ impl Uci {
             Deferred::Threads(n) => self.engine.set_threads(*n),
             Deferred::ClearHash => self.engine.clear_hash(),
             Deferred::UseNnue(on) => self.engine.set_use_nnue(*on),
+            Deferred::SyzygyPath(path) => match self.engine.set_syzygy_path(path) {
+                Ok(lines) => lines.iter().for_each(|l| self.out.info_string(l)),
+                Err(e) => self.out.error(&e),
+            },
+            Deferred::SyzygyProbeDepth(depth) => {
+                let mut settings = self.engine.tb_settings();
+                settings.probe_depth = *depth;
+                self.engine.set_tb_settings(settings);
+            }
+            Deferred::Syzygy50MoveRule(on) => {
+                let mut settings = self.engine.tb_settings();
+                settings.rule50 = *on;
+                self.engine.set_tb_settings(settings);
+            }
+            Deferred::SyzygyProbeLimit(pieces) => {
+                let mut settings = self.engine.tb_settings();
+                settings.probe_limit = *pieces;
+                self.engine.set_tb_settings(settings);
+            }
             Deferred::NewGame => self.engine.new_game(),
             Deferred::Network(net) => self.engine.set_network(Arc::clone(net)),
         }
@@ -398,9 +421,33 @@ impl Uci {
             Ok(OptionChange::Threads(n)) => self.engine_work(Deferred::Threads(n)),
             Ok(OptionChange::ClearHash) => self.engine_work(Deferred::ClearHash),
             Ok(OptionChange::UseNnue(on)) => self.engine_work(Deferred::UseNnue(on)),
+            Ok(OptionChange::SyzygyPath(path)) => self.set_syzygy_path(path),
+            Ok(OptionChange::SyzygyProbeDepth(d)) => {
+                self.engine_work(Deferred::SyzygyProbeDepth(d))
+            }
+            Ok(OptionChange::Syzygy50MoveRule(on)) => {
+                self.engine_work(Deferred::Syzygy50MoveRule(on))
+            }
+            Ok(OptionChange::SyzygyProbeLimit(n)) => {
+                self.engine_work(Deferred::SyzygyProbeLimit(n))
+            }
             Ok(change) => self.options.apply(&change),
             Err(e) => self.out.error(&e.to_string()),
         }
+    }
+
+    /// `SyzygyPath`: checked now, so that a path without usable tables is refused at once and
+    /// changes nothing; the tables are opened when no search runs.
+    fn set_syzygy_path(&mut self, path: String) {
+        if !crate::syzygy::is_empty_path(&path) {
+            if let Err(e) = crate::syzygy::check(&path) {
+                self.out
+                    .error(&format!("option 'SyzygyPath': {e}; unchanged"));
+                return;
+            }
+        }
+        self.options.apply(&OptionChange::SyzygyPath(path.clone()));
+        self.engine_work(Deferred::SyzygyPath(path));
     }
 
     /// `EvalFile`: the network is read and checked now, so a bad file is reported at once and

@@ -135,7 +135,42 @@ pub const OPTIONS: &[OptionSpec] = &[
             change: OptionChange::EvalFile,
         },
     },
+    OptionSpec {
+        name: "SyzygyPath",
+        kind: OptionKind::Text {
+            default: DEFAULT_SYZYGY_PATH,
+            change: OptionChange::SyzygyPath,
+        },
+    },
+    OptionSpec {
+        name: "SyzygyProbeDepth",
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: 100,
+            change: |depth| OptionChange::SyzygyProbeDepth(depth as i32),
+        },
+    },
+    OptionSpec {
+        name: "Syzygy50MoveRule",
+        kind: OptionKind::Check {
+            default: true,
+            change: OptionChange::Syzygy50MoveRule,
+        },
+    },
+    OptionSpec {
+        name: "SyzygyProbeLimit",
+        kind: OptionKind::Spin {
+            default: 7,
+            min: 0,
+            max: 7,
+            change: |pieces| OptionChange::SyzygyProbeLimit(pieces as u32),
+        },
+    },
 ];
+
+/// The `SyzygyPath` value that means no tables (Stockfish's).
+pub const DEFAULT_SYZYGY_PATH: &str = "<empty>";
 
 /// The `EvalFile` value that names the network built into the binary.
 pub const DEFAULT_EVAL_FILE: &str = "<built-in>";
@@ -154,6 +189,11 @@ pub enum OptionChange {
     UseNnue(bool),
     /// A network file to load, or [`DEFAULT_EVAL_FILE`].
     EvalFile(String),
+    /// Directories of Syzygy tables, or [`DEFAULT_SYZYGY_PATH`].
+    SyzygyPath(String),
+    SyzygyProbeDepth(i32),
+    Syzygy50MoveRule(bool),
+    SyzygyProbeLimit(u32),
 }
 
 /// Why a `setoption` was refused.
@@ -283,6 +323,7 @@ pub struct Options {
     pub chess960: bool,
     pub show_wdl: bool,
     pub eval_file: String,
+    pub syzygy_path: String,
 }
 
 impl Default for Options {
@@ -294,13 +335,15 @@ impl Default for Options {
             chess960: false,
             show_wdl: false,
             eval_file: DEFAULT_EVAL_FILE.to_string(),
+            syzygy_path: DEFAULT_SYZYGY_PATH.to_string(),
         }
     }
 }
 
 impl Options {
     /// Records a change to a value the controller owns; the engine's own options (Hash,
-    /// Threads, Clear Hash, Use NNUE, and the network EvalFile names) are applied to the engine.
+    /// Threads, Clear Hash, Use NNUE, the Syzygy probe settings; and the network EvalFile
+    /// names and the tables SyzygyPath names) are applied to the engine.
     pub fn apply(&mut self, change: &OptionChange) {
         match *change {
             OptionChange::MultiPv(n) => self.multipv = n,
@@ -309,10 +352,14 @@ impl Options {
             OptionChange::Chess960(on) => self.chess960 = on,
             OptionChange::ShowWdl(on) => self.show_wdl = on,
             OptionChange::EvalFile(ref path) => self.eval_file = path.clone(),
+            OptionChange::SyzygyPath(ref path) => self.syzygy_path = path.clone(),
             OptionChange::Hash(_)
             | OptionChange::Threads(_)
             | OptionChange::ClearHash
-            | OptionChange::UseNnue(_) => {}
+            | OptionChange::UseNnue(_)
+            | OptionChange::SyzygyProbeDepth(_)
+            | OptionChange::Syzygy50MoveRule(_)
+            | OptionChange::SyzygyProbeLimit(_) => {}
         }
     }
 }
@@ -374,6 +421,30 @@ mod tests {
             parse_change("MultiPV", Some("+3")),
             Ok(OptionChange::MultiPv(3))
         );
+        assert_eq!(
+            parse_change("syzygypath", Some("/a:/b")),
+            Ok(OptionChange::SyzygyPath("/a:/b".into()))
+        );
+        assert_eq!(
+            parse_change("SyzygyPath", None),
+            Ok(OptionChange::SyzygyPath("<empty>".into()))
+        );
+        assert_eq!(
+            parse_change("SyzygyProbeDepth", Some("5")),
+            Ok(OptionChange::SyzygyProbeDepth(5))
+        );
+        assert_eq!(
+            parse_change("Syzygy50MoveRule", Some("false")),
+            Ok(OptionChange::Syzygy50MoveRule(false))
+        );
+        assert_eq!(
+            parse_change("SyzygyProbeLimit", Some("0")),
+            Ok(OptionChange::SyzygyProbeLimit(0))
+        );
+        assert!(matches!(
+            parse_change("SyzygyProbeLimit", Some("8")),
+            Err(OptionError::OutOfRange { .. })
+        ));
     }
 
     #[test]

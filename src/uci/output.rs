@@ -200,11 +200,14 @@ impl UciReporter {
         if info.depth > 0 || info.nodes > 0 {
             let nps = info.nodes.saturating_mul(1000) / info.time_ms.max(1);
             line.push_str(&format!(
-                " nodes {} nps {nps} hashfull {} time {}",
+                " nodes {} nps {nps} hashfull {}",
                 info.nodes,
                 info.hashfull.min(1000),
-                info.time_ms
             ));
+            if let Some(tbhits) = info.tbhits {
+                line.push_str(&format!(" tbhits {tbhits}"));
+            }
+            line.push_str(&format!(" time {}", info.time_ms));
         }
         let pv = self.pv_text(&info.pv);
         if !pv.is_empty() {
@@ -315,6 +318,7 @@ mod tests {
             nodes: 12345,
             time_ms: 10,
             hashfull: 3,
+            tbhits: None,
             pv,
         }
     }
