@@ -8,6 +8,7 @@ pub mod limits;
 pub mod params;
 mod picker;
 pub mod report;
+pub mod strength;
 pub mod tablebase;
 mod thread;
 pub mod time;

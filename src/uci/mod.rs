@@ -536,6 +536,11 @@ impl Uci {
         self.engine.stop_and_wait();
         self.stop_job();
         self.settle();
+        let mut limits = go.limits;
+        if self.options.limit_strength {
+            let cap = crate::search::strength::node_cap(self.options.elo);
+            limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
+        }
         let root_moves = if searchmoves.is_empty() {
             board.legal_moves().to_vec()
         } else {
@@ -553,11 +558,11 @@ impl Uci {
             reporter = reporter.notify_done(events.clone());
         }
         let reporter = Arc::new(reporter);
-        self.last_go_holds = go.limits.infinite || go.limits.ponder;
+        self.last_go_holds = limits.infinite || limits.ponder;
         let request = SearchRequest {
             board,
             history: self.game.history().to_vec(),
-            limits: go.limits,
+            limits,
             start: received,
             move_overhead_ms: self.options.move_overhead_ms,
             multipv: self.options.multipv.max(1),
@@ -769,6 +774,34 @@ mod tests {
         assert_eq!(run(&mut uci, "xboard"), Flow::Continue);
         assert_eq!(cap.take(), "");
         assert_eq!(run(&mut uci, "quit"), Flow::Quit);
+    }
+
+    /// `UCI_LimitStrength` caps every search at the nodes `UCI_Elo` allows, and only then.
+    #[test]
+    fn limit_strength_caps_the_nodes() {
+        let (mut uci, cap) = controller();
+        let nodes_of = |text: &str| -> u64 {
+            let line = text
+                .lines()
+                .filter(|l| l.starts_with("info depth"))
+                .last()
+                .expect("an info line");
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let at = words.iter().position(|w| *w == "nodes").expect("nodes");
+            words[at + 1].parse().unwrap()
+        };
+        run(&mut uci, "setoption name UCI_LimitStrength value true");
+        run(&mut uci, "setoption name UCI_Elo value 1320");
+        run(&mut uci, "go depth 30");
+        uci.wait();
+        let text = cap.take();
+        let limit = crate::search::strength::node_cap(1320);
+        assert!(text.contains("bestmove "), "{text}");
+        assert!(nodes_of(&text) <= limit + 16, "{text}");
+        run(&mut uci, "setoption name UCI_LimitStrength value false");
+        run(&mut uci, "go depth 6");
+        uci.wait();
+        assert!(nodes_of(&cap.take()) > limit + 16);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::search::Engine;
+use crate::search::{strength, Engine};
 
 /// The declared type of an option, with the typed change a valid value makes: each option
 /// builds its own [`OptionChange`], so a new option cannot silently act as an old one.
@@ -115,6 +115,22 @@ pub const OPTIONS: &[OptionSpec] = &[
         },
     },
     OptionSpec {
+        name: "UCI_LimitStrength",
+        kind: OptionKind::Check {
+            default: false,
+            change: OptionChange::LimitStrength,
+        },
+    },
+    OptionSpec {
+        name: "UCI_Elo",
+        kind: OptionKind::Spin {
+            default: strength::DEFAULT_ELO,
+            min: strength::MIN_ELO,
+            max: strength::MAX_ELO,
+            change: OptionChange::Elo,
+        },
+    },
+    OptionSpec {
         name: "UCI_ShowWDL",
         kind: OptionKind::Check {
             default: false,
@@ -186,6 +202,9 @@ pub enum OptionChange {
     Ponder(bool),
     Chess960(bool),
     ShowWdl(bool),
+    /// `UCI_LimitStrength`: play at the level `UCI_Elo` names.
+    LimitStrength(bool),
+    Elo(i64),
     UseNnue(bool),
     /// A network file to load, or [`DEFAULT_EVAL_FILE`].
     EvalFile(String),
@@ -322,6 +341,8 @@ pub struct Options {
     pub ponder: bool,
     pub chess960: bool,
     pub show_wdl: bool,
+    pub limit_strength: bool,
+    pub elo: i64,
     pub eval_file: String,
     pub syzygy_path: String,
 }
@@ -334,6 +355,8 @@ impl Default for Options {
             ponder: false,
             chess960: false,
             show_wdl: false,
+            limit_strength: false,
+            elo: strength::DEFAULT_ELO,
             eval_file: DEFAULT_EVAL_FILE.to_string(),
             syzygy_path: DEFAULT_SYZYGY_PATH.to_string(),
         }
@@ -351,6 +374,8 @@ impl Options {
             OptionChange::Ponder(on) => self.ponder = on,
             OptionChange::Chess960(on) => self.chess960 = on,
             OptionChange::ShowWdl(on) => self.show_wdl = on,
+            OptionChange::LimitStrength(on) => self.limit_strength = on,
+            OptionChange::Elo(elo) => self.elo = elo,
             OptionChange::EvalFile(ref path) => self.eval_file = path.clone(),
             OptionChange::SyzygyPath(ref path) => self.syzygy_path = path.clone(),
             OptionChange::Hash(_)
