@@ -783,8 +783,7 @@ mod tests {
         let nodes_of = |text: &str| -> u64 {
             let line = text
                 .lines()
-                .filter(|l| l.starts_with("info depth"))
-                .last()
+                .rfind(|l| l.starts_with("info depth"))
                 .expect("an info line");
             let words: Vec<&str> = line.split_whitespace().collect();
             let at = words.iter().position(|w| *w == "nodes").expect("nodes");
