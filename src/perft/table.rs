@@ -27,7 +27,7 @@ struct Bucket([[AtomicU64; 2]; SLOTS]);
 unsafe impl crate::tt::Zeroable for Bucket {}
 
 const _: () = assert!(std::mem::size_of::<Bucket>() == BUCKET_BYTES);
-const _: () = assert!(PAGE_BYTES % BUCKET_BYTES == 0);
+const _: () = assert!(PAGE_BYTES.is_multiple_of(BUCKET_BYTES));
 
 /// A lockless table of subtree counts keyed by position and depth.
 pub struct PerftTable {
