@@ -30,12 +30,20 @@ pub fn perft(board: &Board, depth: u32) -> u64 {
             board.generate_all(&mut moves);
             moves
                 .iter()
-                .map(|&mv| perft(&board.make_move(mv), depth - 1))
+                .map(|&mv| with_child(board, mv, |child| perft(child, depth - 1)))
                 .sum()
         }
     }
 }
 
+/// Calls `f` on the position after `mv`. The child is copied from `board` and played in place,
+/// never returned by value: see [`Board::play`] for what a returned board costs.
+#[inline(always)]
+fn with_child<T>(board: &Board, mv: Move, f: impl FnOnce(&Board) -> T) -> T {
+    let mut child = *board;
+    child.play(mv);
+    f(&child)
+}
 /// [`perft`] with subtree counts cached in `table` (nodes of depth 2 and more).
 pub fn perft_hashed(board: &Board, depth: u32, table: &PerftTable) -> u64 {
     if depth <= 1 {
@@ -49,12 +57,12 @@ pub fn perft_hashed(board: &Board, depth: u32, table: &PerftTable) -> u64 {
     let count = if depth == 2 {
         moves
             .iter()
-            .map(|&mv| board.make_move(mv).count_legal_moves())
+            .map(|&mv| with_child(board, mv, Board::count_legal_moves))
             .sum()
     } else {
         moves
             .iter()
-            .map(|&mv| perft_hashed(&board.make_move(mv), depth - 1, table))
+            .map(|&mv| with_child(board, mv, |child| perft_hashed(child, depth - 1, table)))
             .sum()
     };
     table.store(board.hash(), depth, count);
@@ -104,7 +112,11 @@ fn perft_until(board: &Board, depth: u32, table: Option<&PerftTable>, stop: &Ato
     board.generate_all(&mut moves);
     let count = moves
         .iter()
-        .map(|&mv| perft_until(&board.make_move(mv), depth - 1, table, stop))
+        .map(|&mv| {
+            with_child(board, mv, |child| {
+                perft_until(child, depth - 1, table, stop)
+            })
+        })
         .sum();
     if let Some(table) = table {
         if !stop.load(Ordering::Relaxed) {
