@@ -2,6 +2,7 @@
 //! clocks and Zobrist key, with cached checkers and pinned pieces. Boards are small and `Copy`;
 //! making a move returns a new board (copy-make), so the search keeps no undo stack.
 
+mod castle_paths;
 mod fen;
 mod game;
 mod makemove;
@@ -269,10 +270,7 @@ impl Board {
     #[inline(always)]
     pub fn castle_destinations(color: Color, side: CastleSide) -> (Square, Square) {
         let rank = Rank::FIRST.relative_to(color);
-        let (king_file, rook_file) = match side {
-            CastleSide::King => (6, 5),
-            CastleSide::Queen => (2, 3),
-        };
+        let (king_file, rook_file) = castle_paths::destination_files(side);
         (
             Square::from_coords(File::new(king_file), rank),
             Square::from_coords(File::new(rook_file), rank),

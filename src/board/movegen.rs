@@ -9,11 +9,12 @@
 
 use arrayvec::ArrayVec;
 
+use super::castle_paths::castle_path;
 use super::Board;
 use crate::attacks::{
     between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
 };
-use crate::types::{Bitboard, CastleSide, Color, Move, MoveFlag, PieceType, Square};
+use crate::types::{Bitboard, CastleSide, Color, Move, MoveFlag, PieceType, Rank, Square};
 
 /// A list of moves; 218 is the most any legal position has, and FEN validation refuses material
 /// that could have more (see `check_material` in fen.rs).
@@ -364,16 +365,14 @@ impl Board {
             let Some(rook) = self.castle_rook(us, side) else {
                 continue;
             };
-            let (king_to, rook_to) = Board::castle_destinations(us, side);
-            let king_path = rank_span(king, king_to);
-            let rook_path = rank_span(rook, rook_to);
-            let must_be_empty = (king_path | rook_path).without(king).without(rook);
-            if (must_be_empty & self.occupied()).is_nonempty() {
+            let path = castle_path(side, king, rook, Rank::FIRST.relative_to(us));
+            if (path.must_be_empty & self.occupied()).is_nonempty() {
                 continue;
             }
             // The castling rook is lifted off: it may be what shields a square on the king's path.
             let occupied = self.occupied().without(rook);
-            if king_path
+            if path
+                .king_path
                 .into_iter()
                 .any(|sq| self.is_attacked_by(sq, !us, occupied))
             {
@@ -382,11 +381,4 @@ impl Board {
             sink.special_move(Move::new(king, rook, MoveFlag::Castle));
         }
     }
-}
-
-/// The squares from `a` to `b` inclusive, both on one rank: plain arithmetic, no table.
-#[inline(always)]
-fn rank_span(a: Square, b: Square) -> Bitboard {
-    let (low, high) = if a < b { (a, b) } else { (b, a) };
-    Bitboard((u64::MAX >> (63 - high.index())) & (u64::MAX << low.index()))
 }
