@@ -13,7 +13,9 @@ pub(crate) struct CastlePath {
     /// Squares that must be empty: the spans king-to-destination and rook-to-destination,
     /// less the king and rook themselves.
     pub must_be_empty: Bitboard,
-    /// Squares the king stands on, crosses and lands on: none may be attacked.
+    /// Squares the king crosses and lands on: none may be attacked. Castling is generated only
+    /// out of check, so the king's own square is left out, except when the king does not move:
+    /// then lifting the rook may open the rank to it (king c1, rook b1, enemy rook a1).
     pub king_path: Bitboard,
 }
 
@@ -48,8 +50,13 @@ const fn build() -> [[[(u64, u64); 8]; 8]; 2] {
                 let king_path = file_span(king, king_to);
                 let rook_path = file_span(rook, rook_to);
                 let pieces = (1u64 << king) | (1u64 << rook);
+                let must_be_safe = if king == king_to {
+                    king_path
+                } else {
+                    king_path & !(1u64 << king)
+                };
                 table[side][king as usize][rook as usize] =
-                    ((king_path | rook_path) & !pieces, king_path);
+                    ((king_path | rook_path) & !pieces, must_be_safe);
                 rook += 1;
             }
             king += 1;
