@@ -16,7 +16,8 @@ pub use movegen::{MoveList, MoveSink, PawnMoves};
 pub use notation::MoveParseError;
 
 use crate::attacks::{
-    between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
+    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
+    rook_rays,
 };
 use crate::types::{
     Bitboard, CastleSide, CastlingRights, Color, File, Piece, PieceType, Rank, Square,
@@ -188,14 +189,15 @@ impl Board {
         let us = self.side_to_move;
         let them = !us;
         let king = self.king(us);
-        let their_pieces = self.colored(them);
         let occupied = self.occupied();
         let mut checkers = (knight_attacks(king) & self.pieces_of(them, PieceType::Knight))
             | (pawn_attacks(us, king) & self.pieces_of(them, PieceType::Pawn));
         let mut pinned = Bitboard::EMPTY;
-        // Sliders that would attack the king if our own pieces were transparent.
-        let snipers = (bishop_attacks(king, their_pieces) & self.diagonal_sliders(them))
-            | (rook_attacks(king, their_pieces) & self.orthogonal_sliders(them));
+        // Sliders on a line through the king, whatever stands between: a table read each, not a
+        // magic lookup. The squares between each one and the king then tell check (none), pin
+        // (exactly one, ours) or nothing.
+        let snipers = (bishop_rays(king) & self.diagonal_sliders(them))
+            | (rook_rays(king) & self.orthogonal_sliders(them));
         for sniper in snipers {
             let blockers = between(king, sniper) & occupied;
             if blockers.is_empty() {
