@@ -1,5 +1,6 @@
-//! Move generation and perft micro-benchmarks. Speed targets are judged against Stockfish in
-//! scripts/perft-speed (a ratio measured in one run); these track our own changes.
+//! Move generation and perft micro-benchmarks. Speed targets are judged against other programs
+//! in one run by scripts/perft-speed (Stockfish) and scripts/perft-vs-cozy (cozy-chess); these
+//! track our own changes.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use escaque::board::{Board, MoveList};

@@ -93,6 +93,47 @@ fn hashed_perft_matches_plain_counts() {
     assert_eq!(parallel, divide(&kiwipete, 5, 1));
 }
 
+/// Perft with every (position, depth) count memoised in a map: a slow reference for deep perfts
+/// of tiny positions, where nearly every node is a transposition.
+fn memoised_perft(
+    board: &Board,
+    depth: u32,
+    memo: &mut std::collections::HashMap<(u64, u32), u64>,
+) -> u64 {
+    if depth <= 1 {
+        return perft(board, depth);
+    }
+    if let Some(&count) = memo.get(&(board.hash(), depth)) {
+        return count;
+    }
+    let count = board
+        .legal_moves()
+        .iter()
+        .map(|&mv| memoised_perft(&board.make_move(mv), depth - 1, memo))
+        .sum();
+    memo.insert((board.hash(), depth), count);
+    count
+}
+
+/// Deep perfts of tiny positions finish (K v K `perft 16` once ran for hours: each position's
+/// counts at different depths evicted one another) and agree with the memoised reference, with
+/// a table far too small for them and with the default one.
+#[test]
+fn deep_perft_of_tiny_positions() {
+    for (fen, depth) in [
+        ("8/8/8/3k4/8/8/3K4/8 w - - 0 1", 16),
+        ("8/8/8/3k4/8/8/3K4/7R w - - 0 1", 9),
+    ] {
+        let board = Board::from_fen(fen).unwrap();
+        let expected = memoised_perft(&board, depth, &mut Default::default());
+        for (threads, hash_mb) in [(1, 1), (2, 64)] {
+            let counts = divide_hashed(&board, depth, threads, hash_mb).unwrap();
+            let total: u64 = counts.iter().map(|(_, n)| n).sum();
+            assert_eq!(total, expected, "{fen} depth {depth}, {hash_mb} MB");
+        }
+    }
+}
+
 /// (fen, [(depth, nodes)]) for each line of an Ethereal-style EPD (`<fen> ;D1 20 ;D2 400 ...`).
 /// One EPD line: the FEN and its (depth, nodes) pairs.
 type SuiteEntry = (String, Vec<(u32, u64)>);
@@ -249,13 +290,14 @@ fn perft_cli_refuses_bad_input() {
 }
 
 /// A perft table the machine cannot hold is an error with exit status 1, not an abort
-/// ("memory allocation failed"): 4 GB under a 1 GB address-space limit.
+/// ("memory allocation failed"): 4 GB under a 1 GB address-space limit, for a perft deep enough
+/// to want all of it (the table is no larger than the depth needs).
 #[test]
 fn perft_cli_hash_too_large_for_memory() {
     let out = std::process::Command::new("sh")
         .arg("-c")
         .arg(format!(
-            "ulimit -v 1000000 && exec '{}' perft 3 --hash 4096 --threads 1",
+            "ulimit -v 1000000 && exec '{}' perft 9 --hash 4096 --threads 1",
             env!("CARGO_BIN_EXE_escaque")
         ))
         .output()

@@ -54,3 +54,30 @@ pub fn line(a: Square, b: Square) -> Bitboard {
 pub fn between(a: Square, b: Square) -> Bitboard {
     Bitboard(LINES.between[a.index()][b.index()])
 }
+
+/// Empty-board attacks of a bishop and of a rook from each square: `[0]` diagonal, `[1]` orthogonal.
+static RAYS: [[u64; 64]; 2] = {
+    let mut rays = [[0; 64]; 2];
+    let mut sq = 0;
+    while sq < 64 {
+        rays[0][sq] = slider_attacks(sq, 0, &BISHOP_DIRECTIONS);
+        rays[1][sq] = slider_attacks(sq, 0, &ROOK_DIRECTIONS);
+        sq += 1;
+    }
+    rays
+};
+
+/// The diagonals through `sq`, edge to edge, without `sq`: where a bishop or queen could reach
+/// it from on an empty board. A plain table read, cheaper than a magic lookup when only a
+/// candidate set is wanted.
+#[inline(always)]
+pub fn bishop_rays(sq: Square) -> Bitboard {
+    Bitboard(RAYS[0][sq.index()])
+}
+
+/// The rank and file through `sq`, without `sq`: where a rook or queen could reach it from on an
+/// empty board.
+#[inline(always)]
+pub fn rook_rays(sq: Square) -> Bitboard {
+    Bitboard(RAYS[1][sq.index()])
+}

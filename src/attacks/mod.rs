@@ -11,7 +11,7 @@ mod magic;
 pub mod slow;
 
 pub use leapers::{king_attacks, knight_attacks, pawn_attacks};
-pub use lines::{between, line};
+pub use lines::{between, bishop_rays, line, rook_rays};
 pub use magic::{bishop_attacks, rook_attacks};
 
 use crate::types::{Bitboard, PieceType, Square};

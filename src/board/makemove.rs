@@ -10,11 +10,16 @@ impl Board {
     #[inline]
     pub fn make_move(&self, mv: Move) -> Board {
         let mut board = *self;
-        board.apply_move(mv);
+        board.play(mv);
         board
     }
 
-    fn apply_move(&mut self, mv: Move) {
+    /// [`Board::make_move`] in place: plays the legal move `mv` on this board.
+    ///
+    /// Hot loops copy the parent once into a local and play on that. Returning the new board
+    /// from [`Board::make_move`] can cost a second copy, whose wide loads of fields `play` has
+    /// just written one by one stall on store forwarding (about 9% of `perft 6 --hash 0`).
+    pub fn play(&mut self, mv: Move) {
         let us = self.side_to_move;
         let them = !us;
         let (from, to) = (mv.from(), mv.to());

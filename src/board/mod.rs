@@ -3,6 +3,7 @@
 //! making a move returns a new board (copy-make), so the search keeps no undo stack.
 #![warn(missing_docs)]
 
+mod castle_paths;
 mod check;
 mod fen;
 mod game;
@@ -19,7 +20,8 @@ pub use notation::MoveParseError;
 pub use see::SEE_VALUES;
 
 use crate::attacks::{
-    between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
+    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
+    rook_rays,
 };
 use crate::types::{
     Bitboard, CastleSide, CastlingRights, Color, File, Move, Piece, PieceType, Rank, Square,
@@ -222,14 +224,15 @@ impl Board {
         let us = self.side_to_move;
         let them = !us;
         let king = self.king(us);
-        let their_pieces = self.colored(them);
         let occupied = self.occupied();
         let mut checkers = (knight_attacks(king) & self.pieces_of(them, PieceType::Knight))
             | (pawn_attacks(us, king) & self.pieces_of(them, PieceType::Pawn));
         let mut pinned = Bitboard::EMPTY;
-        // Sliders that would attack the king if our own pieces were transparent.
-        let snipers = (bishop_attacks(king, their_pieces) & self.diagonal_sliders(them))
-            | (rook_attacks(king, their_pieces) & self.orthogonal_sliders(them));
+        // Sliders on a line through the king, whatever stands between: a table read each, not a
+        // magic lookup. The squares between each one and the king then tell check (none), pin
+        // (exactly one, ours) or nothing.
+        let snipers = (bishop_rays(king) & self.diagonal_sliders(them))
+            | (rook_rays(king) & self.orthogonal_sliders(them));
         for sniper in snipers {
             let blockers = between(king, sniper) & occupied;
             if blockers.is_empty() {
@@ -304,10 +307,7 @@ impl Board {
     #[inline(always)]
     pub fn castle_destinations(color: Color, side: CastleSide) -> (Square, Square) {
         let rank = Rank::FIRST.relative_to(color);
-        let (king_file, rook_file) = match side {
-            CastleSide::King => (6, 5),
-            CastleSide::Queen => (2, 3),
-        };
+        let (king_file, rook_file) = castle_paths::destination_files(side);
         (
             Square::from_coords(File::new(king_file), rank),
             Square::from_coords(File::new(rook_file), rank),

@@ -9,11 +9,12 @@
 
 use arrayvec::ArrayVec;
 
+use super::castle_paths::castle_path;
 use super::Board;
 use crate::attacks::{
     between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
 };
-use crate::types::{Bitboard, CastleSide, Color, Move, MoveFlag, PieceType, Square};
+use crate::types::{Bitboard, CastleSide, Color, File, Move, MoveFlag, PieceType, Rank, Square};
 
 /// A list of moves; 218 is the most any legal position has, and FEN validation refuses material
 /// that could have more (see `check_material` in fen.rs).
@@ -219,15 +220,19 @@ impl Board {
             _ => !occupied,
         };
 
+        // The squares next to the king tested for attacks, and those found safe: castling
+        // reuses the answers.
+        let mut king_tested = Bitboard::EMPTY;
+        let mut king_safe = Bitboard::EMPTY;
         if origins.has(king) {
             let without_king = occupied.without(king);
-            let mut targets = Bitboard::EMPTY;
-            for to in king_attacks(king) & destinations {
+            king_tested = king_attacks(king) & destinations;
+            for to in king_tested {
                 if !self.is_attacked_by(to, !us, without_king) {
-                    targets |= Bitboard::from(to);
+                    king_safe |= Bitboard::from(to);
                 }
             }
-            sink.piece_moves(self, king, targets);
+            sink.piece_moves(self, king, king_safe);
         }
         let checkers = self.checkers();
         if checkers.has_many() {
@@ -262,7 +267,7 @@ impl Board {
         self.generate_pawn_moves::<S, QUIETS, NOISY>(origins, check_mask, sink);
 
         if QUIETS && checkers.is_empty() {
-            self.generate_castling(origins, sink);
+            self.generate_castling(origins, king_tested, king_safe, sink);
         }
     }
 
@@ -352,7 +357,20 @@ impl Board {
     }
 
     #[inline(always)]
-    fn generate_castling<S: MoveSink>(&self, origins: Bitboard, sink: &mut S) {
+    /// Castling moves. `king_tested` holds squares next to the king already tested for attacks
+    /// (with the king lifted) and `king_safe` those found safe.
+    ///
+    /// For an empty square next to the king that answer is the one castling needs (with the
+    /// rook lifted instead) whenever the rook stands on the a- or h-file: a line through the
+    /// king's square to it would put the king in check, and lifting a rook on the edge opens no
+    /// line to a square of its rank. That spares half the attack tests of standard castling.
+    fn generate_castling<S: MoveSink>(
+        &self,
+        origins: Bitboard,
+        king_tested: Bitboard,
+        king_safe: Bitboard,
+        sink: &mut S,
+    ) {
         let us = self.side_to_move();
         let king = self.king(us);
         if !origins.has(king) || !self.castling_rights().has_any(us) {
@@ -362,16 +380,21 @@ impl Board {
             let Some(rook) = self.castle_rook(us, side) else {
                 continue;
             };
-            let (king_to, rook_to) = Board::castle_destinations(us, side);
-            let king_path = rank_span(king, king_to);
-            let rook_path = rank_span(rook, rook_to);
-            let must_be_empty = (king_path | rook_path).without(king).without(rook);
-            if (must_be_empty & self.occupied()).is_nonempty() {
+            let path = castle_path(side, king, rook, Rank::FIRST.relative_to(us));
+            if (path.must_be_empty & self.occupied()).is_nonempty() {
+                continue;
+            }
+            let (known, known_safe) = if matches!(rook.file(), File::A | File::H) {
+                (king_tested, king_safe)
+            } else {
+                (Bitboard::EMPTY, Bitboard::EMPTY)
+            };
+            if ((path.king_path & known) - known_safe).is_nonempty() {
                 continue;
             }
             // The castling rook is lifted off: it may be what shields a square on the king's path.
             let occupied = self.occupied().without(rook);
-            if king_path
+            if (path.king_path - known)
                 .into_iter()
                 .any(|sq| self.is_attacked_by(sq, !us, occupied))
             {
@@ -380,11 +403,4 @@ impl Board {
             sink.special_move(Move::new(king, rook, MoveFlag::Castle));
         }
     }
-}
-
-/// The squares from `a` to `b` inclusive, both on one rank: plain arithmetic, no table.
-#[inline(always)]
-fn rank_span(a: Square, b: Square) -> Bitboard {
-    let (low, high) = if a < b { (a, b) } else { (b, a) };
-    Bitboard((u64::MAX >> (63 - high.index())) & (u64::MAX << low.index()))
 }

@@ -6,11 +6,14 @@
 //! other fast perft tools do): transpositions are counted once. Entries are verified with the
 //! full 64-bit key, so a wrong count needs a 64-bit key collision between different positions.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 pub mod against;
 pub mod cli;
 pub mod engine;
+mod table;
+
+pub use table::PerftTable;
 
 use rayon::prelude::*;
 
@@ -27,56 +30,20 @@ pub fn perft(board: &Board, depth: u32) -> u64 {
             board.generate_all(&mut moves);
             moves
                 .iter()
-                .map(|&mv| perft(&board.make_move(mv), depth - 1))
+                .map(|&mv| with_child(board, mv, |child| perft(child, depth - 1)))
                 .sum()
         }
     }
 }
 
-/// A lockless table of subtree counts: each slot is two words, `key ^ data` and `data`, where
-/// `data` packs the count (low 56 bits) and the depth (high 8 bits). A slot torn by a concurrent
-/// write fails the xor check and reads as a miss.
-pub struct PerftTable {
-    slots: Vec<[AtomicU64; 2]>,
-    mask: usize,
+/// Calls `f` on the position after `mv`. The child is copied from `board` and played in place,
+/// never returned by value: see [`Board::play`] for what a returned board costs.
+#[inline(always)]
+fn with_child<T>(board: &Board, mv: Move, f: impl FnOnce(&Board) -> T) -> T {
+    let mut child = *board;
+    child.play(mv);
+    f(&child)
 }
-
-impl PerftTable {
-    /// A table of about `megabytes` MB (rounded down to a power of two of 16-byte slots).
-    /// Aborts if memory runs out: use [`PerftTable::try_new`] for sizes from the user.
-    pub fn new(megabytes: usize) -> PerftTable {
-        PerftTable::try_new(megabytes).expect("perft table allocation")
-    }
-
-    /// [`PerftTable::new`], or an error (not an abort) when the memory is not there.
-    pub fn try_new(megabytes: usize) -> Result<PerftTable, String> {
-        let wanted = (crate::tt::table_bytes(megabytes)? / 16).max(1);
-        let len = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
-        // Zeroed memory straight from the allocator: pages a small perft never writes stay
-        // untouched, so it takes milliseconds whatever the table size.
-        let slots = crate::tt::try_zeroed_vec::<[AtomicU64; 2]>(len)
-            .ok_or_else(|| format!("cannot allocate {megabytes} MB"))?;
-        Ok(PerftTable {
-            slots,
-            mask: len - 1,
-        })
-    }
-
-    fn probe(&self, key: u64, depth: u32) -> Option<u64> {
-        let slot = &self.slots[key as usize & self.mask];
-        let data = slot[1].load(Ordering::Relaxed);
-        let check = slot[0].load(Ordering::Relaxed);
-        (check ^ data == key && data >> 56 == u64::from(depth)).then_some(data & ((1 << 56) - 1))
-    }
-
-    fn store(&self, key: u64, depth: u32, count: u64) {
-        let slot = &self.slots[key as usize & self.mask];
-        let data = count | u64::from(depth) << 56;
-        slot[0].store(key ^ data, Ordering::Relaxed);
-        slot[1].store(data, Ordering::Relaxed);
-    }
-}
-
 /// [`perft`] with subtree counts cached in `table` (nodes of depth 2 and more).
 pub fn perft_hashed(board: &Board, depth: u32, table: &PerftTable) -> u64 {
     if depth <= 1 {
@@ -90,12 +57,12 @@ pub fn perft_hashed(board: &Board, depth: u32, table: &PerftTable) -> u64 {
     let count = if depth == 2 {
         moves
             .iter()
-            .map(|&mv| board.make_move(mv).count_legal_moves())
+            .map(|&mv| with_child(board, mv, Board::count_legal_moves))
             .sum()
     } else {
         moves
             .iter()
-            .map(|&mv| perft_hashed(&board.make_move(mv), depth - 1, table))
+            .map(|&mv| with_child(board, mv, |child| perft_hashed(child, depth - 1, table)))
             .sum()
     };
     table.store(board.hash(), depth, count);
@@ -145,7 +112,11 @@ fn perft_until(board: &Board, depth: u32, table: Option<&PerftTable>, stop: &Ato
     board.generate_all(&mut moves);
     let count = moves
         .iter()
-        .map(|&mv| perft_until(&board.make_move(mv), depth - 1, table, stop))
+        .map(|&mv| {
+            with_child(board, mv, |child| {
+                perft_until(child, depth - 1, table, stop)
+            })
+        })
         .sum();
     if let Some(table) = table {
         if !stop.load(Ordering::Relaxed) {
@@ -203,7 +174,7 @@ pub fn divide_until(
     }
     let moves = board.legal_moves();
     let table = if hash_mb > 0 && depth > 2 {
-        Some(PerftTable::try_new(hash_mb).map_err(PerftError::Memory)?)
+        Some(PerftTable::for_perft(board, depth, hash_mb).map_err(PerftError::Memory)?)
     } else {
         None
     };
