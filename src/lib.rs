@@ -9,6 +9,7 @@ pub mod datagen;
 pub mod eval;
 pub mod event;
 pub mod fuzz;
+pub(crate) mod memory;
 pub mod nnue;
 pub mod perft;
 pub mod search;

@@ -5,6 +5,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::memory::LargeTable;
 use crate::types::Move;
 
 /// Whether a stored score is exact or a bound.
@@ -61,17 +62,20 @@ const ENTRIES_PER_BUCKET: usize = 4;
 const AGE_BITS: u64 = 5;
 const AGE_CYCLE: u8 = 1 << AGE_BITS;
 
-#[derive(Default)]
 struct Slot {
     key_xor_data: AtomicU64,
     data: AtomicU64,
 }
 
 #[repr(align(64))]
-#[derive(Default)]
 struct Bucket {
     slots: [Slot; ENTRIES_PER_BUCKET],
 }
+
+// SAFETY: a Slot is two AtomicU64 words; all-zero words are an empty slot.
+unsafe impl Zeroable for Slot {}
+// SAFETY: a Bucket is Slots and nothing else (its alignment adds no padding at 64 bytes).
+unsafe impl Zeroable for Bucket {}
 
 const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 
@@ -175,7 +179,7 @@ pub(crate) fn try_zeroed_vec<T: Zeroable>(len: usize) -> Option<Vec<T>> {
 
 /// The shared table.
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: LargeTable<Bucket>,
     age: std::sync::atomic::AtomicU8,
     /// The size asked for (the `Hash` option's value).
     megabytes: usize,
@@ -194,11 +198,8 @@ impl TranspositionTable {
     pub fn try_new(mb: usize) -> Result<TranspositionTable, String> {
         let bytes = table_bytes(mb)?;
         let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::new();
-        buckets
-            .try_reserve_exact(count)
-            .map_err(|e| format!("cannot allocate {mb} MB: {e}"))?;
-        buckets.resize_with(count, Bucket::default);
+        let buckets =
+            LargeTable::try_new(count).ok_or_else(|| format!("cannot allocate {mb} MB"))?;
         Ok(TranspositionTable {
             buckets,
             age: std::sync::atomic::AtomicU8::new(0),
@@ -213,7 +214,7 @@ impl TranspositionTable {
 
     /// Empties every entry (`ucinewgame`, `Clear Hash`).
     pub fn clear(&self) {
-        for bucket in &self.buckets {
+        for bucket in self.buckets.iter() {
             for slot in &bucket.slots {
                 write(slot, 0, 0);
             }
@@ -299,7 +300,7 @@ impl TranspositionTable {
         let age = self.age.load(Ordering::Relaxed);
         let mut used = 0u32;
         let mut seen = 0u32;
-        'outer: for bucket in &self.buckets {
+        'outer: for bucket in self.buckets.iter() {
             for slot in &bucket.slots {
                 if seen == 1000 {
                     break 'outer;

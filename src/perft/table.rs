@@ -11,14 +11,13 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::board::Board;
+use crate::memory::LargeTable;
 
 const SLOTS: usize = 4;
 const COUNT_BITS: u32 = 56;
 const COUNT_MASK: u64 = (1 << COUNT_BITS) - 1;
 /// One bucket is one 64-byte cache line, so a probe reads one line.
 const BUCKET_BYTES: usize = 64;
-/// Memory pages are at least this large: writing one word per page maps the page.
-const PAGE_BYTES: usize = 4096;
 
 #[repr(align(64))]
 struct Bucket([[AtomicU64; 2]; SLOTS]);
@@ -27,11 +26,10 @@ struct Bucket([[AtomicU64; 2]; SLOTS]);
 unsafe impl crate::tt::Zeroable for Bucket {}
 
 const _: () = assert!(std::mem::size_of::<Bucket>() == BUCKET_BYTES);
-const _: () = assert!(PAGE_BYTES.is_multiple_of(BUCKET_BYTES));
 
 /// A lockless table of subtree counts keyed by position and depth.
 pub struct PerftTable {
-    buckets: Vec<Bucket>,
+    buckets: LargeTable<Bucket>,
     mask: usize,
 }
 
@@ -51,18 +49,16 @@ impl PerftTable {
 
     /// [`PerftTable::new`], or an error (not an abort) when the memory is not there.
     ///
-    /// Every page is written here, before any perft thread runs. Left to the perft, the first
-    /// probe of a page maps the shared zero page and the first store then replaces it, which
-    /// with several threads costs a TLB shootdown on every core per page: with two threads and
-    /// 64 MB that made `perft 6` slower than with one.
+    /// Every page is mapped here (on huge pages where the system offers them, see
+    /// [`LargeTable`]), before any perft thread runs. Left to the perft, the first probe of a
+    /// page maps the shared zero page and the first store then replaces it, which with several
+    /// threads costs a TLB shootdown on every core per page: with two threads and 64 MB that
+    /// made `perft 6` slower than with one.
     pub fn try_new(megabytes: usize) -> Result<PerftTable, String> {
         let wanted = (crate::tt::table_bytes(megabytes)? / BUCKET_BYTES).max(1);
         let len = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
-        let buckets = crate::tt::try_zeroed_vec::<Bucket>(len)
+        let buckets = LargeTable::<Bucket>::try_new(len)
             .ok_or_else(|| format!("cannot allocate {megabytes} MB"))?;
-        for bucket in buckets.iter().step_by(PAGE_BYTES / BUCKET_BYTES) {
-            bucket.0[0][1].store(0, Ordering::Relaxed);
-        }
         Ok(PerftTable {
             buckets,
             mask: len - 1,
