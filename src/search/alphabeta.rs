@@ -111,6 +111,17 @@ impl ThreadData {
         crate::eval::scale_known_draw(board, score)
     }
 
+    /// `raw_eval` corrected by what the search learned about positions like `board` (see
+    /// `correction`). An exact 0 is the known-draw verdict (two knights against a bare king)
+    /// and stays 0; in check (`-INF`, no static evaluation) stays too.
+    #[inline]
+    fn corrected_eval(&self, board: &Board, raw_eval: i32) -> i32 {
+        if raw_eval == 0 || raw_eval == -INF {
+            return raw_eval;
+        }
+        (raw_eval + self.corr.correction(board)).clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
+    }
+
     /// Brings the accumulator of `ply + 1` up to date for `board.make_move(mv)`.
     #[inline]
     fn push_move(&mut self, ply: usize, board: &Board, mv: Move) {
@@ -245,15 +256,16 @@ impl ThreadData {
                 _ => self.evaluate(board, ply),
             }
         };
-        let mut eval = raw_eval;
+        let static_eval = self.corrected_eval(board, raw_eval);
+        let mut eval = static_eval;
         if let Some(e) = tt {
             // (At equality the bound settles nothing new: eval stays what it is.)
             if !in_check && tt_score.abs() < TB_WIN_BOUND && e.bound.settles(tt_score, eval, eval) {
                 eval = tt_score;
             }
         }
-        self.stack[ply].static_eval = raw_eval;
-        let improving = !in_check && ply >= 2 && raw_eval > self.stack[ply - 2].static_eval;
+        self.stack[ply].static_eval = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
         self.stack[ply + 1].killers = [Move::NULL; 2];
         let us = board.side_to_move();
 
@@ -454,6 +466,16 @@ impl ThreadData {
         }
 
         let bound = TtBound::of_result(best_score, orig_alpha, beta, PV);
+        // Correction history learns from results that measure the static evaluation's error: a
+        // quiet (or no) best move, a real score, and a bound that does not merely agree with it.
+        if !in_check
+            && !best_move.is_noisy()
+            && best_score.abs() < TB_WIN_BOUND
+            && !(bound == TtBound::Lower && best_score <= static_eval)
+            && !(bound == TtBound::Upper && best_score >= static_eval)
+        {
+            self.corr.update(board, depth, best_score - raw_eval);
+        }
         sh.tt.store(
             key,
             best_move,
@@ -547,13 +569,15 @@ impl ThreadData {
             }
         }
         let mut raw_eval = -INF;
+        let mut stand_pat = -INF;
         let mut best_score = -INF;
         if !in_check {
             raw_eval = match tt {
                 Some(e) if e.eval != -INF && e.eval.abs() < TB_WIN_BOUND => e.eval,
                 _ => self.evaluate(board, ply),
             };
-            best_score = raw_eval;
+            stand_pat = self.corrected_eval(board, raw_eval);
+            best_score = stand_pat;
             // Stand pat: the side to move can usually do at least as well as doing nothing.
             if best_score >= beta {
                 if tt.is_none() {
@@ -580,7 +604,8 @@ impl ThreadData {
             if !in_check && best_score > -TB_WIN_BOUND {
                 // Delta pruning: even winning the captured piece cleanly cannot reach alpha.
                 // Match: +14 ± 83 (not resolved).
-                if mv.promotion().is_none() && raw_eval + board.capture_gain(mv) + QS_DELTA <= alpha
+                if mv.promotion().is_none()
+                    && stand_pat + board.capture_gain(mv) + QS_DELTA <= alpha
                 {
                     continue;
                 }

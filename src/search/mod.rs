@@ -3,6 +3,7 @@
 //! control it. Results leave only through a [`Reporter`].
 
 mod alphabeta;
+mod correction;
 mod history;
 pub mod limits;
 pub mod params;

@@ -8,6 +8,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
+use super::correction::CorrectionHistory;
 use super::history::{Histories, PieceTo, NO_PIECE_TO};
 use super::params::*;
 use super::report::wdl;
@@ -80,6 +81,8 @@ pub struct Shared<'a> {
 pub struct ThreadData {
     pub id: usize,
     pub hist: Histories,
+    /// The static evaluation's learned errors.
+    pub corr: CorrectionHistory,
     pub stack: Vec<StackEntry>,
     pub pv: Vec<[Move; MAX_PLY + 1]>,
     pub pv_len: [usize; MAX_PLY + 1],
@@ -114,6 +117,7 @@ impl ThreadData {
         Some(ThreadData {
             id,
             hist: Histories::try_new()?,
+            corr: CorrectionHistory::try_new()?,
             stack,
             pv: crate::tt::try_zeroed_vec(MAX_PLY + 1)?,
             pv_len: [0; MAX_PLY + 1],
@@ -137,6 +141,7 @@ impl ThreadData {
     /// Forgets learned statistics (`ucinewgame`).
     pub fn clear(&mut self) {
         self.hist.clear();
+        self.corr.clear();
     }
 
     fn prepare(&mut self, request: &SearchRequest) {
