@@ -31,6 +31,7 @@ impl ThreadData {
         self.keys.push(board.hash());
         for i in self.pv_idx..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
+            let nodes_before = self.nodes;
             let child = board.make_move(mv);
             self.push_move(0, &board, mv);
             sh.tt.prefetch(child.hash());
@@ -63,6 +64,7 @@ impl ThreadData {
                 break;
             }
             let rm = &mut self.root_moves[i];
+            rm.nodes += self.nodes - nodes_before;
             if first || score > alpha {
                 rm.score = score;
                 rm.seldepth = self.seldepth;

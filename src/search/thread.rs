@@ -56,6 +56,8 @@ pub struct RootMove {
     /// What the tablebases say the move is worth, when the root is in them: reported instead
     /// of the search's score unless the search finds a mate.
     pub tb_score: Option<i32>,
+    /// Nodes the main thread spent below this move in the current iteration.
+    pub nodes: u64,
 }
 
 /// What all threads of one search share.
@@ -171,6 +173,7 @@ impl ThreadData {
                 mv,
                 score: -INF,
                 prev_score: -INF,
+                nodes: 0,
                 bound: Bound::Upper,
                 pv: vec![mv],
                 seldepth: 0,
@@ -234,10 +237,12 @@ impl ThreadData {
         let max_depth = sh.time.max_depth();
         let multipv = request.multipv.clamp(1, self.root_moves.len().max(1));
         let main = self.id == 0;
+        let mut effort = SearchEffort::default();
         for depth in 1..=max_depth {
             self.root_depth = depth;
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;
+                rm.nodes = 0;
             }
             for pv_idx in 0..multipv {
                 self.pv_idx = pv_idx;
@@ -261,9 +266,16 @@ impl ThreadData {
             }
             let nodes = sh.nodes.load(Ordering::Relaxed);
             let pondering = sh.signals.pondering.load(Ordering::Acquire);
+            let iteration_nodes: u64 = self.root_moves.iter().map(|rm| rm.nodes).sum();
+            let best = &self.root_moves[0];
+            let soft_scale = effort.next(
+                best.mv,
+                best.score,
+                best.nodes as f64 / iteration_nodes.max(1) as f64,
+            );
             if sh
                 .time
-                .stop_after_iteration(depth, self.root_moves[0].score, nodes, pondering)
+                .stop_after_iteration(depth, best.score, nodes, pondering, soft_scale)
             {
                 break;
             }
@@ -344,6 +356,31 @@ impl ThreadData {
             tbhits: sh.tb.map(|_| sh.tbhits.load(Ordering::Relaxed)),
             pv: rm.pv.clone(),
         }
+    }
+}
+
+/// What the main thread's iterations said so far, for the time manager: how many iterations in
+/// a row kept the best move, and the last best score.
+#[derive(Default)]
+struct SearchEffort {
+    best: Move,
+    stable_iterations: u32,
+    score: Option<i32>,
+}
+
+impl SearchEffort {
+    /// Records an iteration (its best move and score, and the share of its nodes spent on that
+    /// move) and returns the factor for the soft time limit (see `time::soft_scale`).
+    fn next(&mut self, best: Move, score: i32, best_share: f64) -> f64 {
+        if best == self.best {
+            self.stable_iterations += 1;
+        } else {
+            self.best = best;
+            self.stable_iterations = 0;
+        }
+        let drop = self.score.map_or(0, |previous| previous - score);
+        self.score = Some(score);
+        super::time::soft_scale(self.stable_iterations, best_share, drop)
     }
 }
 
