@@ -115,7 +115,8 @@ impl ThreadData {
 
     /// `raw_eval` corrected by what the search learned about positions like `board` (see
     /// `correction`). An exact 0 is the known-draw verdict (two knights against a bare king)
-    /// and stays 0; in check (`-INF`, no static evaluation) stays too.
+    /// and stays 0; in check (`-INF`, no static evaluation) stays too. Match against the same
+    /// build without it: +19.7 ± 28.4 Elo, 300 games at 3+0.03 s (seed 81, LOS 91%).
     #[inline]
     fn corrected_eval(&self, board: &Board, raw_eval: i32) -> i32 {
         if raw_eval == 0 || raw_eval == -INF {
@@ -211,13 +212,21 @@ impl ThreadData {
             return alpha;
         }
 
+        // A singular-extension search of this node without its best move: the table entry
+        // describes the whole node, so it neither cuts nor is overwritten, and the tables are
+        // not probed again.
+        let excluded = self.stack[ply].excluded;
         let key = board.hash();
         let tt = sh.tt.probe(key);
         let tt_move = tt.map_or(Move::NULL, |e| e.mv);
         let tt_score = tt.map_or(-INF, |e| score_from_tt(e.score, ply, TB_WIN_BOUND));
         // Transposition table cutoff: a deep enough entry whose bound settles this window.
         if let Some(e) = tt {
-            if !PV && e.depth >= depth && e.bound.settles(tt_score, alpha, beta) {
+            if !PV
+                && excluded.is_null()
+                && e.depth >= depth
+                && e.bound.settles(tt_score, alpha, beta)
+            {
                 return tt_score;
             }
         }
@@ -227,7 +236,12 @@ impl ThreadData {
         // (a win: only a mate does better) or a ceiling (a loss).
         let mut tb_floor = -INF;
         let mut tb_ceiling = INF;
-        if let Some((score, bound)) = tablebase::probe_in_search(sh, board, depth, ply) {
+        let tb_probe = if excluded.is_null() {
+            tablebase::probe_in_search(sh, board, depth, ply)
+        } else {
+            None
+        };
+        if let Some((score, bound)) = tb_probe {
             if bound.settles(score, alpha, beta) {
                 sh.tt.store(
                     key,
@@ -285,6 +299,7 @@ impl ThreadData {
             // move almost surely does too (not in pawn endings, where zugzwang is common).
             // Match: +28 ± 81 in 50 games, +96 ± 48 in 100 more (seed 61); all 150: +73 ± 42.
             if depth >= NMP_MIN_DEPTH
+                && excluded.is_null()
                 && eval >= beta
                 && beta > -TB_WIN_BOUND
                 && !(ply >= 1 && self.stack[ply - 1].null_move)
@@ -323,6 +338,47 @@ impl ThreadData {
             depth -= 1;
         }
 
+        // Singular extension: when the stored best move is much better than every other move
+        // (a search without it, at half depth, fails low against a margin below its score), it
+        // is searched a ply deeper. Multi-cut: if that search still beats beta, several moves
+        // do and the node is cut. Negative extension: a stored score at or above beta that is
+        // not singular makes the stored move less special: it is searched a ply shallower.
+        // Match: +49.0 ± 28.6 Elo, 300 games at 3+0.03 s (seed 83, LOS 100%).
+        let mut tt_move_extension = 0;
+        if let Some(e) = tt {
+            if ply > 0
+                && depth >= SE_MIN_DEPTH
+                && excluded.is_null()
+                && !tt_move.is_null()
+                && e.bound != TtBound::Upper
+                && e.depth >= depth - SE_TT_DEPTH_SLACK
+                && tt_score.abs() < TB_WIN_BOUND
+            {
+                let singular_beta = tt_score - SE_MARGIN_PER_DEPTH * depth;
+                self.stack[ply].excluded = tt_move;
+                let score = self.negamax::<false>(
+                    sh,
+                    board,
+                    (depth - 1) / 2,
+                    ply,
+                    singular_beta - 1,
+                    singular_beta,
+                    cut_node,
+                );
+                self.stack[ply].excluded = Move::NULL;
+                if self.stopped {
+                    return 0;
+                }
+                if score < singular_beta {
+                    tt_move_extension = 1;
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                } else if tt_score >= beta {
+                    tt_move_extension = -1;
+                }
+            }
+        }
+
         let cont = self.cont_keys(ply);
         let counter = self.hist.counter(cont[0]);
         let mut picker = MovePicker::new(tt_move, self.stack[ply].killers, counter, cont);
@@ -335,6 +391,9 @@ impl ThreadData {
         self.keys.push(key);
 
         while let Some(mv) = picker.next(board, &self.hist) {
+            if mv == excluded {
+                continue;
+            }
             let is_quiet = !mv.is_noisy();
             let moved = board.piece_on(mv.from()).expect("origin");
             let quiet_history = if is_quiet {
@@ -376,7 +435,12 @@ impl ThreadData {
             // Check extension: a checking move is searched one ply deeper.
             // Match: -7 ± 91 (not resolved).
             let check_extension = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
-            let new_depth = depth - 1 + check_extension;
+            let extension = if mv == tt_move {
+                tt_move_extension.max(check_extension)
+            } else {
+                check_extension
+            };
+            let new_depth = depth - 1 + extension;
             self.stack[ply].piece_to = piece_to(moved, mv.to());
             self.stack[ply].null_move = false;
 
@@ -447,6 +511,10 @@ impl ThreadData {
         self.keys.pop();
 
         if moves_searched == 0 {
+            // The excluded move was the only one: nothing else reaches alpha.
+            if !excluded.is_null() {
+                return alpha;
+            }
             // Every move was pruned against the tables' floor (a won position has moves).
             if tb_floor > -INF {
                 return tb_floor;
@@ -470,7 +538,8 @@ impl ThreadData {
         let bound = TtBound::of_result(best_score, orig_alpha, beta, PV);
         // Correction history learns from results that measure the static evaluation's error: a
         // quiet (or no) best move, a real score, and a bound that does not merely agree with it.
-        if !in_check
+        if excluded.is_null()
+            && !in_check
             && !best_move.is_noisy()
             && best_score.abs() < TB_WIN_BOUND
             && !(bound == TtBound::Lower && best_score <= static_eval)
@@ -478,14 +547,16 @@ impl ThreadData {
         {
             self.corr.update(board, depth, best_score - raw_eval);
         }
-        sh.tt.store(
-            key,
-            best_move,
-            score_to_tt(best_score, ply, TB_WIN_BOUND),
-            raw_eval,
-            depth,
-            bound,
-        );
+        if excluded.is_null() {
+            sh.tt.store(
+                key,
+                best_move,
+                score_to_tt(best_score, ply, TB_WIN_BOUND),
+                raw_eval,
+                depth,
+                bound,
+            );
+        }
         best_score
     }
 

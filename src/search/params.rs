@@ -42,6 +42,11 @@ pub const SEE_MAX_DEPTH: i32 = 8;
 pub const IIR_MIN_DEPTH: i32 = 4;
 /// Quiescence delta pruning margin.
 pub const QS_DELTA: i32 = 200;
+/// Singular extensions: minimum depth, how far below the stored depth the entry may be, and
+/// the margin below the stored score, per ply of depth, in centipawns.
+pub const SE_MIN_DEPTH: i32 = 8;
+pub const SE_TT_DEPTH_SLACK: i32 = 3;
+pub const SE_MARGIN_PER_DEPTH: i32 = 2;
 /// History divisor in late-move reductions.
 pub const LMR_HISTORY_DIV: i32 = 8192;
 

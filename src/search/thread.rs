@@ -29,6 +29,8 @@ pub struct StackEntry {
     /// The move made from this ply, as a continuation-history key.
     pub piece_to: PieceTo,
     pub null_move: bool,
+    /// The move a singular-extension search at this ply leaves out (`NULL`: none).
+    pub excluded: Move,
 }
 
 impl Default for StackEntry {
@@ -38,6 +40,7 @@ impl Default for StackEntry {
             killers: [Move::NULL; 2],
             piece_to: NO_PIECE_TO,
             null_move: false,
+            excluded: Move::NULL,
         }
     }
 }
