@@ -9,6 +9,9 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// No new iteration once this many nodes are searched (datagen's soft node limit; not UCI).
     pub soft_nodes: Option<u64>,
+    /// A node limit that applies only once the first iteration is complete (`UCI_Elo`'s cap:
+    /// even the weakest level plays a move every root move was searched for; not UCI).
+    pub level_nodes: Option<u64>,
     /// Search for a mate in this many moves (full moves, as UCI defines it).
     pub mate: Option<i32>,
     pub movetime: Option<u64>,

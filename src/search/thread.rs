@@ -208,7 +208,7 @@ impl ThreadData {
         }
         if self.id == 0 && sh.time.has_node_limit() {
             let total = sh.nodes.load(Ordering::Relaxed) + self.nodes - self.flushed;
-            if sh.time.out_of_nodes(total) {
+            if sh.time.out_of_nodes(total, self.completed_depth >= 1) {
                 self.stopped = true;
                 return true;
             }

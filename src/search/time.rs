@@ -58,6 +58,7 @@ pub struct TimeManager {
     budget: TimeBudget,
     max_depth: i32,
     node_limit: Option<u64>,
+    level_nodes: Option<u64>,
     soft_nodes: Option<u64>,
     mate_moves: Option<i32>,
     /// Whether the soft limit adapts to the search (clock games with a choice of moves; a
@@ -87,6 +88,7 @@ impl TimeManager {
                 .unwrap_or(MAX_PLY as i32 - 1)
                 .clamp(1, MAX_PLY as i32 - 1),
             node_limit: limits.nodes,
+            level_nodes: limits.level_nodes,
             soft_nodes: limits.soft_nodes,
             mate_moves: limits.mate,
             adaptive: root_moves > 1 && limits.movetime.is_none(),
@@ -105,13 +107,15 @@ impl TimeManager {
 
     /// Whether a node limit is set (the main thread then counts every node against it).
     pub fn has_node_limit(&self) -> bool {
-        self.node_limit.is_some()
+        self.node_limit.is_some() || self.level_nodes.is_some()
     }
 
-    /// Whether `nodes` reached the node limit (`go nodes`, datagen's hard cap): stop at once.
+    /// Whether `nodes` reached the node limit (`go nodes`, datagen's hard cap) or, once the first
+    /// iteration is complete (`first_done`), the level's cap: stop at once.
     #[inline(always)]
-    pub fn out_of_nodes(&self, nodes: u64) -> bool {
+    pub fn out_of_nodes(&self, nodes: u64, first_done: bool) -> bool {
         self.node_limit.is_some_and(|limit| nodes >= limit)
+            || (first_done && self.level_nodes.is_some_and(|limit| nodes >= limit))
     }
 
     /// Whether the hard time limit has passed: abort the iteration at once. Pondering is never

@@ -538,8 +538,7 @@ impl Uci {
         self.settle();
         let mut limits = go.limits;
         if self.options.limit_strength {
-            let cap = crate::search::strength::node_cap(self.options.elo);
-            limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
+            limits.level_nodes = Some(crate::search::strength::node_cap(self.options.elo));
         }
         let root_moves = if searchmoves.is_empty() {
             board.legal_moves().to_vec()
@@ -797,7 +796,19 @@ mod tests {
         let limit = crate::search::strength::node_cap(1320);
         assert!(text.contains("bestmove "), "{text}");
         assert!(nodes_of(&text) <= limit + 16, "{text}");
+        // Even the weakest level completes its first iteration: every root move is looked at
+        // (Kiwipete's first iteration takes several times the cap).
+        run(
+            &mut uci,
+            "position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        );
+        run(&mut uci, "go depth 30");
+        uci.wait();
+        let text = cap.take();
+        assert!(text.contains("info depth 1 "), "{text}");
+        assert!(text.contains("bestmove "), "{text}");
         run(&mut uci, "setoption name UCI_LimitStrength value false");
+        run(&mut uci, "position startpos");
         run(&mut uci, "go depth 6");
         uci.wait();
         assert!(nodes_of(&cap.take()) > limit + 16);
