@@ -38,10 +38,6 @@ pub const FP_MAX_DEPTH: i32 = 8;
 pub const SEE_QUIET_MARGIN: i32 = -60;
 pub const SEE_NOISY_MARGIN: i32 = -90;
 pub const SEE_MAX_DEPTH: i32 = 8;
-/// Internal iterative reduction: minimum depth.
-pub const IIR_MIN_DEPTH: i32 = 4;
-/// Quiescence delta pruning margin.
-pub const QS_DELTA: i32 = 200;
 /// Singular extensions: minimum depth, how far below the stored depth the entry may be, and
 /// the margin below the stored score, per ply of depth, in centipawns.
 pub const SE_MIN_DEPTH: i32 = 8;
