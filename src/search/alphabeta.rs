@@ -4,9 +4,10 @@
 //! "Match:" notes give what each rule is worth, measured by playing the engine against a build with
 //! only that rule removed (scripts/match, 50 games at 2+0.02 s, noob_3moves both colours, seed 21,
 //! bench 4309321): Elo for the rule, 95% pentanomial error. Fifty games resolve only the large ones.
-//! The rules those games left unresolved were measured again on the network evaluation, each
-//! against the same build without it (3+0.03 s, Hash 16, 2 games at a time, seeds 101-106, on
-//! 3e459f8): their notes give that result; rules it did not support were removed.
+//! Five rules those games left unresolved (futility, aspiration windows, internal iterative
+//! reduction, check extension, delta pruning) were measured again on the network evaluation,
+//! each against the same build without it (3+0.03 s, Hash 16, 2 games at a time, seeds 101-105
+//! and 109, on 3e459f8): their notes give that result; rules it did not support were removed.
 
 use super::history::{captured_slot, piece_to, NO_PIECE_TO};
 use super::params::*;
