@@ -5,23 +5,29 @@
 mod common;
 mod uci_common;
 
-use common::for_random_positions;
+use common::{for_random_positions, Rng};
 use escaque::board::Board;
-use escaque::nnue::features::feature_index;
 use escaque::nnue::format::QuantisedNetwork;
-use escaque::nnue::{evaluate_board, Accumulator, Network};
+use escaque::nnue::{evaluate_board, Accumulator, AccumulatorStack, Architecture, Network};
 use uci_common::{EngineProc, QUICK};
 
-/// Active features of `board` from each perspective, side to move first.
-fn features(board: &Board) -> [Vec<usize>; 2] {
+/// Active features of `board` from each perspective, side to move first, computed the plain way
+/// from the architecture's definition.
+fn features(arch: &Architecture, board: &Board) -> [Vec<usize>; 2] {
     let stm = board.side_to_move().index();
     let of = |perspective: usize| {
+        let king = board.king(if perspective == 0 {
+            escaque::types::Color::White
+        } else {
+            escaque::types::Color::Black
+        });
+        let view = arch.view(perspective, king.index());
         board
             .occupied()
             .into_iter()
             .map(|sq| {
                 let p = board.piece_on(sq).unwrap();
-                feature_index(
+                view.feature(
                     perspective,
                     p.color().index(),
                     p.piece_type().index(),
@@ -33,84 +39,166 @@ fn features(board: &Board) -> [Vec<usize>; 2] {
     [of(stm), of(1 - stm)]
 }
 
+/// A random network of a bucketed architecture (16 mirrored king buckets, 8 output buckets), its
+/// weights in the ranges the trainer produces, so the bucket and cache paths are checked too.
+fn random_bucketed() -> (QuantisedNetwork, Network) {
+    let arch = Architecture::preset(16, true, 8).unwrap();
+    let hidden = 128;
+    let mut rng = Rng(0xB0C4_E7ED);
+    let mut small = |range: u64, offset: i64| (rng.next() % range) as i64 - offset;
+    let q = QuantisedNetwork {
+        arch,
+        hidden,
+        feature_weights: (0..arch.inputs() * hidden)
+            .map(|_| small(121, 60) as i16)
+            .collect(),
+        feature_bias: (0..hidden).map(|_| small(201, 40) as i16).collect(),
+        output_weights: (0..arch.output_buckets * 2 * hidden)
+            .map(|_| small(255, 127) as i16)
+            .collect(),
+        output_bias: (0..arch.output_buckets)
+            .map(|_| small(200_001, 100_000) as i32)
+            .collect(),
+    };
+    let net = Network::from_bytes(&q.to_bytes()).unwrap();
+    (q, net)
+}
+
+fn networks() -> Vec<(&'static str, QuantisedNetwork, Network)> {
+    let default = Network::default_network();
+    let (q, bucketed) = random_bucketed();
+    vec![
+        (
+            "built-in",
+            QuantisedNetwork::from_bytes(Network::default_bytes()).unwrap(),
+            (*default).clone(),
+        ),
+        ("bucketed", q, bucketed),
+    ]
+}
+
 #[test]
-fn incremental_accumulators_equal_a_refresh_after_every_kind_of_move() {
-    let net = Network::default_network();
-    let mut checked = 0;
-    // Random games biased to captures, promotions, castling (Chess960 too) and en passant.
-    for_random_positions(0x5EED, 200, 120, |board| {
-        let parent = Accumulator::refresh(&net, board);
-        for mv in board.legal_moves().iter().copied() {
-            let child_board = board.make_move(mv);
-            let mut child = parent;
-            parent.after_move(&net, board, mv, &mut child);
-            assert_eq!(
-                child,
-                Accumulator::refresh(&net, &child_board),
-                "{} after {mv:?}",
-                board.to_fen()
-            );
-            checked += 1;
-        }
-    });
-    assert!(checked > 100_000, "only {checked} moves checked");
+fn lazy_accumulators_equal_a_refresh_after_every_kind_of_move() {
+    for (name, _, net) in networks() {
+        let mut stack = AccumulatorStack::try_new(64).unwrap();
+        let mut rng = Rng(0x5EED);
+        let mut checked = 0;
+        // From positions of random games (biased to captures, promotions, castling, Chess960
+        // and en passant), random lines of up to 8 plies, evaluated at random plies only (so the
+        // lazy walk replays several moves, across king moves that change bucket), then every
+        // ply of the line again on the way back, as the search returns to them.
+        for_random_positions(0x5EED, 150, 100, |root| {
+            stack.reset(&net, root);
+            let mut line = vec![*root];
+            for ply in 0..8 {
+                let board = line[ply];
+                let moves = board.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let kings: Vec<_> = moves
+                    .iter()
+                    .copied()
+                    .filter(|m| board.piece_on(m.from()).unwrap().piece_type().index() == 5)
+                    .collect();
+                let mv = if !kings.is_empty() && rng.below(3) == 0 {
+                    kings[rng.below(kings.len())]
+                } else {
+                    moves[rng.below(moves.len())]
+                };
+                if !board.in_check() && rng.below(4) == 0 {
+                    stack.push_null(ply);
+                    line.push(board.make_null_move());
+                } else {
+                    stack.push_move(&net, ply, &board, mv);
+                    line.push(board.make_move(mv));
+                }
+                if rng.below(3) == 0 {
+                    let child = line[ply + 1];
+                    assert_eq!(
+                        stack.evaluate(&net, ply + 1, &child),
+                        evaluate_board(&net, &child),
+                        "{name}: {}",
+                        child.to_fen()
+                    );
+                    checked += 1;
+                }
+            }
+            for (ply, board) in line.iter().enumerate().rev() {
+                let fresh = Accumulator::refresh(&net, board);
+                for perspective in 0..2 {
+                    assert_eq!(
+                        stack.get(&net, ply, board, perspective),
+                        &fresh.values[perspective][..],
+                        "{name}: {} perspective {perspective}",
+                        board.to_fen()
+                    );
+                }
+                checked += 1;
+            }
+        });
+        assert!(checked > 50_000, "{name}: only {checked} positions checked");
+    }
 }
 
 #[test]
 fn engine_inference_matches_the_integer_reference_and_the_portable_path() {
-    let net = Network::default_network();
-    let reference = QuantisedNetwork::from_bytes(Network::default_bytes()).unwrap();
-    let mut checked = 0;
-    for_random_positions(0xBEEF, 60, 100, |board| {
-        let acc = Accumulator::refresh(&net, board);
-        let us = board.side_to_move().index();
-        let fast = acc.evaluate(&net, board.side_to_move());
-        let portable = net.output_portable(&acc.values[us], &acc.values[1 - us]);
-        let [a, b] = features(board);
-        let exact = reference.evaluate_features([&a, &b]);
-        assert_eq!(fast, portable, "{}", board.to_fen());
-        assert_eq!(fast, exact, "{}", board.to_fen());
-        assert_eq!(fast, evaluate_board(&net, board));
-        checked += 1;
-    });
-    assert!(checked > 3000, "only {checked} positions");
+    for (name, reference, net) in networks() {
+        let mut checked = 0;
+        for_random_positions(0xBEEF, 60, 100, |board| {
+            let acc = Accumulator::refresh(&net, board);
+            let us = board.side_to_move().index();
+            let bucket = net.arch.output_bucket(board.occupied().count() as usize);
+            let fast = acc.evaluate(&net, board);
+            let portable = net.output_portable(&acc.values[us], &acc.values[1 - us], bucket);
+            let [a, b] = features(&net.arch, board);
+            let exact = reference.evaluate_features([&a, &b], bucket);
+            assert_eq!(fast, portable, "{name}: {}", board.to_fen());
+            assert_eq!(fast, exact, "{name}: {}", board.to_fen());
+            assert_eq!(fast, evaluate_board(&net, board));
+            checked += 1;
+        });
+        assert!(checked > 3000, "{name}: only {checked} positions");
+    }
 }
 
 #[test]
 fn the_evaluation_is_symmetric_under_colour_flip() {
     // The network sees every position from the side to move: a colour-flipped, mirrored position
     // gets the same score.
-    let net = Network::default_network();
-    for_random_positions(0xF11F, 20, 60, |board| {
-        if board.castling_rights().0 != 0 || board.en_passant().is_some() {
-            return;
-        }
-        let fen = board.to_fen();
-        let fields: Vec<&str> = fen.split(' ').collect();
-        let flipped_rows: Vec<String> = fields[0]
-            .split('/')
-            .rev()
-            .map(|row| {
-                row.chars()
-                    .map(|c| {
-                        if c.is_ascii_uppercase() {
-                            c.to_ascii_lowercase()
-                        } else {
-                            c.to_ascii_uppercase()
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        let stm = if fields[1] == "w" { "b" } else { "w" };
-        let flipped = format!("{} {stm} - - 0 1", flipped_rows.join("/"));
-        let flipped = Board::from_fen(&flipped).unwrap();
-        assert_eq!(
-            evaluate_board(&net, board),
-            evaluate_board(&net, &flipped),
-            "{fen}"
-        );
-    });
+    let (_, bucketed) = random_bucketed();
+    for net in [(*Network::default_network()).clone(), bucketed] {
+        for_random_positions(0xF11F, 20, 60, |board| {
+            if board.castling_rights().0 != 0 || board.en_passant().is_some() {
+                return;
+            }
+            let fen = board.to_fen();
+            let fields: Vec<&str> = fen.split(' ').collect();
+            let flipped_rows: Vec<String> = fields[0]
+                .split('/')
+                .rev()
+                .map(|row| {
+                    row.chars()
+                        .map(|c| {
+                            if c.is_ascii_uppercase() {
+                                c.to_ascii_lowercase()
+                            } else {
+                                c.to_ascii_uppercase()
+                            }
+                        })
+                        .collect()
+                })
+                .collect();
+            let stm = if fields[1] == "w" { "b" } else { "w" };
+            let flipped = format!("{} {stm} - - 0 1", flipped_rows.join("/"));
+            let flipped = Board::from_fen(&flipped).unwrap();
+            assert_eq!(
+                evaluate_board(&net, board),
+                evaluate_board(&net, &flipped),
+                "{fen}"
+            );
+        });
+    }
 }
 
 #[test]

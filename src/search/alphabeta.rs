@@ -108,14 +108,14 @@ impl ThreadData {
     }
 
     /// The static evaluation of the position at `ply` for the side to move: the network's (the
-    /// accumulator of `ply` is up to date) or, with `Use NNUE` off, the hand-crafted one; known
+    /// accumulator of `ply` is computed on demand) or, with `Use NNUE` off, the hand-crafted one; known
     /// draws (e.g. two knights against a bare king) are exactly 0 either way.
     #[inline]
-    fn evaluate(&self, board: &Board, ply: usize) -> i32 {
+    fn evaluate(&mut self, board: &Board, ply: usize) -> i32 {
         if !self.use_nnue {
             return crate::eval::evaluate(board);
         }
-        let score = self.nnue.evaluate(&self.net, ply, board.side_to_move());
+        let score = self.nnue.evaluate(&self.net, ply, board);
         crate::eval::scale_known_draw(board, score)
     }
 

@@ -2,7 +2,7 @@
 //! blended target, and the order in which an epoch visits the training set.
 
 use crate::data::{splitmix64, PackedPosition};
-use crate::nnue::features::feature_index;
+use crate::nnue::Architecture;
 
 /// Most pieces a packed record can hold, hence most active features per perspective.
 pub const MAX_ACTIVE: usize = 32;
@@ -14,13 +14,15 @@ pub const MAX_ACTIVE: usize = 32;
 pub struct Features {
     pub indices: [[u16; MAX_ACTIVE]; 2],
     pub len: usize,
+    /// The output bucket (by the number of pieces).
+    pub bucket: usize,
 }
 
 impl Features {
     /// Extracts the features of a record that passed validation (at most 32 pieces).
     #[inline]
-    pub fn of(position: &PackedPosition) -> Features {
-        Features::of_oriented(position, false)
+    pub fn of(position: &PackedPosition, arch: &Architecture) -> Features {
+        Features::of_oriented(position, arch, false)
     }
 
     /// The features of the position, or of its mirror image across the d/e file boundary when
@@ -28,19 +30,32 @@ impl Features {
     /// mirrored position is a second, equally true training example: on a small data set it
     /// halves the over-fitting to the few games seen (see [`mirror_for`]).
     #[inline]
-    pub fn of_oriented(position: &PackedPosition, mirror: bool) -> Features {
+    pub fn of_oriented(position: &PackedPosition, arch: &Architecture, mirror: bool) -> Features {
         let flip = if mirror { 7 } else { 0 };
         let stm = position.side_to_move().index();
-        let mut features = Features {
-            indices: [[0; MAX_ACTIVE]; 2],
-            len: 0,
-        };
+        let mut kings = [0usize; 2];
+        let mut pieces = [(0usize, 0usize, 0usize); MAX_ACTIVE];
+        let mut len = 0;
         for (square, color, piece_type) in position.pieces().take(MAX_ACTIVE) {
             let square = square ^ flip;
-            let n = features.len;
-            features.indices[0][n] = feature_index(stm, color, piece_type, square) as u16;
-            features.indices[1][n] = feature_index(stm ^ 1, color, piece_type, square) as u16;
-            features.len += 1;
+            if piece_type == 5 {
+                kings[color & 1] = square;
+            }
+            pieces[len] = (square, color, piece_type);
+            len += 1;
+        }
+        let views = [
+            arch.view(stm, kings[stm]),
+            arch.view(stm ^ 1, kings[stm ^ 1]),
+        ];
+        let mut features = Features {
+            indices: [[0; MAX_ACTIVE]; 2],
+            len,
+            bucket: arch.output_bucket(len),
+        };
+        for (n, &(square, color, piece_type)) in pieces[..len].iter().enumerate() {
+            features.indices[0][n] = views[0].feature(stm, color, piece_type, square) as u16;
+            features.indices[1][n] = views[1].feature(stm ^ 1, color, piece_type, square) as u16;
         }
         features
     }

@@ -1,6 +1,7 @@
 //! The checkpoint file: float weights, Adam state and the settings a resume must match.
 //!
-//! All little-endian: magic `ESQCKPT\0`, version `u32`, the [`Settings`] (hidden `u32`, epochs
+//! All little-endian: magic `ESQCKPT\0`, version `u32`, the architecture (the 64-byte king
+//! bucket table, mirror `u32`, output buckets `u32`), the [`Settings`] (hidden `u32`, epochs
 //! `u32`, batch `u32`, seed `u64`, lr `f32`, lambda `f32`, wd `f32`, training positions `u64`,
 //! training-set fingerprint `u64`), epochs done `u32`, Adam step count `u64`, then the
 //! parameters, Adam's first and second moments (`f32` each, [`FloatNetwork::param_count`] of
@@ -9,19 +10,21 @@
 use std::path::Path;
 
 use crate::nnue::format::fnv1a64;
+use crate::nnue::Architecture;
 
 use super::network::FloatNetwork;
 use super::optimizer::AdamW;
 
 const MAGIC: &[u8; 8] = b"ESQCKPT\0";
-const VERSION: u32 = 1;
-const HEADER_BYTES: usize = 8 + 4 + 4 + 4 + 4 + 8 + 4 + 4 + 4 + 8 + 8 + 4 + 8;
+const VERSION: u32 = 2;
+const HEADER_BYTES: usize = 8 + 4 + 64 + 4 + 4 + 4 + 4 + 4 + 8 + 4 + 4 + 4 + 8 + 8 + 4 + 8;
 
 /// What determines the sequence of weights a run produces. Resuming under different settings
 /// would silently train a different network than either run asked for, so it is refused.
 /// (Thread count is left out: it changes only the float rounding of the gradient sum.)
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Settings {
+    pub arch: Architecture,
     pub hidden: usize,
     pub epochs: usize,
     pub batch: usize,
@@ -45,6 +48,12 @@ impl Settings {
                 out.push(format!("{name}: {was} in the checkpoint, {is} now"));
             }
         };
+        check(
+            "--king-buckets/--mirror/--output-buckets",
+            self.arch.describe(self.hidden),
+            now.arch.describe(now.hidden),
+            self.arch == now.arch,
+        );
         check(
             "--hidden",
             self.hidden.to_string(),
@@ -120,6 +129,9 @@ impl Checkpoint {
         let mut out = Vec::with_capacity(HEADER_BYTES + 12 * n + 8);
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&s.arch.king_bucket);
+        out.extend_from_slice(&u32::from(s.arch.mirror).to_le_bytes());
+        out.extend_from_slice(&(s.arch.output_buckets as u32).to_le_bytes());
         for field in [s.hidden as u32, s.epochs as u32, s.batch as u32] {
             out.extend_from_slice(&field.to_le_bytes());
         }
@@ -158,6 +170,10 @@ impl Checkpoint {
                 "checkpoint format version {version}, this build reads {VERSION}"
             ));
         }
+        let king_bucket: [u8; 64] = reader.take();
+        let (mirror, output_buckets) = (reader.u32(), reader.u32());
+        let arch = Architecture::new(king_bucket, mirror == 1, output_buckets as usize)
+            .map_err(|e| format!("checkpoint has a bad architecture: {e}"))?;
         let (hidden, epochs, batch) = (reader.u32(), reader.u32(), reader.u32());
         let seed = reader.u64();
         let (lr, lambda, wd) = (reader.f32(), reader.f32(), reader.f32());
@@ -168,7 +184,7 @@ impl Checkpoint {
             return Err(format!("checkpoint has a bad hidden size {hidden}"));
         }
         let hidden = hidden as usize;
-        let n = FloatNetwork::param_count(hidden);
+        let n = FloatNetwork::param_count(&arch, hidden);
         let expected = HEADER_BYTES + 12 * n + 8;
         if bytes.len() != expected {
             return Err(format!(
@@ -191,6 +207,7 @@ impl Checkpoint {
         }
         Ok(Checkpoint {
             settings: Settings {
+                arch,
                 hidden,
                 epochs: epochs as usize,
                 batch: batch as usize,
@@ -203,6 +220,7 @@ impl Checkpoint {
             },
             epochs_done,
             network: FloatNetwork {
+                arch,
                 hidden,
                 params: floats[..n].to_vec(),
             },

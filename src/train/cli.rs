@@ -12,6 +12,7 @@ use super::trainer::{TrainConfig, Trainer};
 
 const USAGE: &str = "usage: escaque train <data.bin> [more.bin ...] [--out net.nnue] \
 [--checkpoint FILE] [--epochs N] [--batch N] [--lr X] [--lambda X] [--wd X] [--hidden N] \
+[--king-buckets 1|4|8|16] [--mirror] [--output-buckets 1|2|4|8|16] \
 [--val-fraction X | --val FILE] [--seed N] [--threads N] [--resume]";
 
 /// Everything the command line asked for.
@@ -59,6 +60,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         config: TrainConfig::default(),
     };
     let c = &mut options.config;
+    let (mut king_buckets, mut mirror, mut output_buckets) = (1, false, 1);
     let mut words = args.iter();
     while let Some(word) = words.next() {
         let Some(flag) = word.strip_prefix("--") else {
@@ -67,6 +69,10 @@ fn parse(args: &[String]) -> Result<Options, String> {
         };
         if flag == "resume" {
             options.resume = true;
+            continue;
+        }
+        if flag == "mirror" {
+            mirror = true;
             continue;
         }
         if flag == "help" {
@@ -84,6 +90,8 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "epochs" => c.epochs = positive_int(flag, value, 100_000)?,
             "batch" => c.batch = positive_int(flag, value, 1 << 24)?,
             "hidden" => c.hidden = positive_int(flag, value, 4096)?,
+            "king-buckets" => king_buckets = positive_int(flag, value, 16)?,
+            "output-buckets" => output_buckets = positive_int(flag, value, 16)?,
             "threads" => c.threads = positive_int(flag, value, 1024)?,
             "seed" => c.seed = number(flag, value)?,
             "lr" => c.lr = in_range(flag, value, 1e-9, 10.0)? as f32,
@@ -92,6 +100,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             _ => return Err(format!("unknown flag --{flag}\n{USAGE}")),
         }
     }
+    c.arch = crate::nnue::Architecture::preset(king_buckets, mirror, output_buckets)?;
     if options.data.is_empty() {
         return Err(format!("no data files given\n{USAGE}"));
     }
@@ -156,6 +165,7 @@ fn run(args: &[String]) -> Result<(), String> {
         val.len(),
         started.elapsed().as_secs_f64()
     );
+    eprintln!("network {}", config.arch.describe(config.hidden));
     let checkpoint_path = checkpoint_path(&options);
     let mut trainer = if options.resume {
         let checkpoint = Checkpoint::load(&checkpoint_path)?;

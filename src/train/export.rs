@@ -26,16 +26,21 @@ impl FloatNetwork {
     /// network's output times SCALE up to rounding.
     pub fn quantise(&self) -> QuantisedNetwork {
         QuantisedNetwork {
+            arch: self.arch,
             hidden: self.hidden,
             feature_weights: self.w1().iter().map(|&w| quantise_i16(w, QA)).collect(),
             feature_bias: self.b1().iter().map(|&b| quantise_i16(b, QA)).collect(),
             output_weights: self.w2().iter().map(|&w| quantise_i16(w, QB)).collect(),
-            output_bias: (f64::from(self.b2()) * f64::from(QA * QB)).round() as i32,
+            output_bias: self
+                .b2()
+                .iter()
+                .map(|&b| (f64::from(b) * f64::from(QA * QB)).round() as i32)
+                .collect(),
         }
     }
 
-    /// [`FloatNetwork::quantise`] with the output bias corrected for the mean rounding error
-    /// over `sample` (up to [`CALIBRATION_POSITIONS`] of it).
+    /// [`FloatNetwork::quantise`] with each output bias corrected for the mean rounding error
+    /// over the positions of `sample` (up to [`CALIBRATION_POSITIONS`] of it) in its bucket.
     ///
     /// Rounding w2 to steps of 1/QB = 1/64 errs by up to 1/128 per weight, and since screlu
     /// outputs are never negative these errors do not average out over a position: they add up
@@ -50,22 +55,26 @@ impl FloatNetwork {
         }
         let rounded = FloatNetwork::dequantised(&quantised, self.b2());
         let mut scratch = Scratch::new(self.hidden);
-        let offset: f64 = sample
-            .iter()
-            .map(|position| {
-                let features = Features::of(position);
-                let exact = self.forward(&features, &mut scratch);
-                f64::from(exact - rounded.forward(&features, &mut scratch))
-            })
-            .sum::<f64>()
-            / sample.len() as f64;
-        let bias = (f64::from(self.b2()) + offset) * f64::from(QA * QB);
-        quantised.output_bias = bias.round() as i32;
+        let buckets = self.arch.output_buckets;
+        let (mut offsets, mut counts) = (vec![0f64; buckets], vec![0usize; buckets]);
+        for position in sample {
+            let features = Features::of(position, &self.arch);
+            let exact = self.forward(&features, &mut scratch);
+            offsets[features.bucket] += f64::from(exact - rounded.forward(&features, &mut scratch));
+            counts[features.bucket] += 1;
+        }
+        for bucket in 0..buckets {
+            if counts[bucket] > 0 {
+                let offset = offsets[bucket] / counts[bucket] as f64;
+                let bias = (f64::from(self.b2()[bucket]) + offset) * f64::from(QA * QB);
+                quantised.output_bias[bucket] = bias.round() as i32;
+            }
+        }
         quantised
     }
 
-    /// The float network the quantised weights stand for (with the float output bias `b2`).
-    fn dequantised(quantised: &QuantisedNetwork, b2: f32) -> FloatNetwork {
+    /// The float network the quantised weights stand for (with the float output biases `b2`).
+    fn dequantised(quantised: &QuantisedNetwork, b2: &[f32]) -> FloatNetwork {
         let scaled = |values: &[i16], scale: i32| {
             values
                 .iter()
@@ -75,8 +84,9 @@ impl FloatNetwork {
         let mut params = scaled(&quantised.feature_weights, QA);
         params.extend(scaled(&quantised.feature_bias, QA));
         params.extend(scaled(&quantised.output_weights, QB));
-        params.push(b2);
+        params.extend_from_slice(b2);
         FloatNetwork {
+            arch: quantised.arch,
             hidden: quantised.hidden,
             params,
         }

@@ -1,16 +1,17 @@
 //! The float network the trainer optimises, its forward pass and its gradient.
 //!
 //! `acc_p = b1 + Σ W1[f]` over the features active from perspective `p` (W1 shared by both
-//! perspectives), `out = Σ screlu(acc_stm) · w2[..H] + Σ screlu(acc_other) · w2[H..] + b2` with
-//! `screlu(x) = clamp(x, 0, 1)²`; the engine's evaluation is `out · SCALE` centipawns. This is
+//! perspectives; the features depend on the architecture's king buckets), `out = Σ
+//! screlu(acc_stm) · w2[b][..H] + Σ screlu(acc_other) · w2[b][H..] + b2[b]` with `b` the
+//! position's output bucket and `screlu(x) = clamp(x, 0, 1)²`; the engine's evaluation is `out · SCALE` centipawns. This is
 //! exactly the function [`crate::nnue::format`] evaluates in integers after quantisation.
 //!
-//! All parameters live in one flat vector (`W1 | b1 | w2 | b2`) so the optimiser, the gradient
+//! All parameters live in one flat vector (`W1 | b1 | w2 | b2`, the output biases last) so the optimiser, the gradient
 //! reduction and the checkpoint each handle a single slice instead of four.
 
 use crate::data::{splitmix64, PackedPosition};
-use crate::nnue::features::INPUTS;
 use crate::nnue::format::SCALE;
+use crate::nnue::Architecture;
 
 use super::batch::Features;
 
@@ -21,8 +22,9 @@ const LANES: usize = 16;
 /// A float network: `hidden` accumulator neurons per perspective.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNetwork {
+    pub arch: Architecture,
     pub hidden: usize,
-    /// `W1 [INPUTS][hidden] | b1 [hidden] | w2 [2 · hidden] | b2 [1]`.
+    /// `W1 [inputs][hidden] | b1 [hidden] | w2 [buckets][2 · hidden] | b2 [buckets]`.
     pub params: Vec<f32>,
 }
 
@@ -103,64 +105,80 @@ fn accumulate(acc: &mut [f32], bias: &[f32], w1: &[f32], features: &[u16]) {
 }
 
 impl FloatNetwork {
-    /// Number of parameters of a network with `hidden` neurons.
-    pub fn param_count(hidden: usize) -> usize {
-        INPUTS * hidden + hidden + 2 * hidden + 1
+    /// Number of parameters of a network of this architecture with `hidden` neurons.
+    pub fn param_count(arch: &Architecture, hidden: usize) -> usize {
+        arch.inputs() * hidden + hidden + arch.output_buckets * (2 * hidden + 1)
     }
 
-    /// A freshly initialised network: W1 uniform in ±1/√768 and w2 in ±1/√(2H) (the usual
-    /// fan-in scaling, so the accumulators start mostly inside screlu's active range and the
-    /// output starts near 0), biases 0. Deterministic in `seed`.
-    pub fn new(hidden: usize, seed: u64) -> FloatNetwork {
+    /// A freshly initialised network: W1 uniform in ±1/√32 (a position has at most 32 active
+    /// inputs, whatever the buckets) and w2 in ±1/√(2H) (the usual fan-in scaling, so the
+    /// accumulators start mostly inside screlu's active range and the output starts near 0),
+    /// biases 0. Deterministic in `seed`.
+    pub fn new(arch: Architecture, hidden: usize, seed: u64) -> FloatNetwork {
         let mut state = seed ^ 0x6E6E_7565_696E_6974;
         let mut uniform = |bound: f32| {
             let unit = (splitmix64(&mut state) >> 40) as f32 / (1u64 << 24) as f32;
             (2.0 * unit - 1.0) * bound
         };
-        let mut params = vec![0.0; Self::param_count(hidden)];
-        let w1_bound = 1.0 / (INPUTS as f32).sqrt();
+        let mut params = vec![0.0; Self::param_count(&arch, hidden)];
+        // The bound net1 to net3 were initialised with (1/√768), kept for one bucket so their
+        // recipe still gives the same weights.
+        let w1_bound = if arch.king_buckets == 1 {
+            1.0 / (768f32).sqrt()
+        } else {
+            1.0 / (32f32).sqrt() / 4.9
+        };
         let w2_bound = 1.0 / ((2 * hidden) as f32).sqrt();
-        for w in &mut params[..INPUTS * hidden] {
+        let inputs = arch.inputs();
+        for w in &mut params[..inputs * hidden] {
             *w = uniform(w1_bound);
         }
-        let w2_start = INPUTS * hidden + hidden;
-        for w in &mut params[w2_start..w2_start + 2 * hidden] {
+        let w2_start = inputs * hidden + hidden;
+        for w in &mut params[w2_start..w2_start + arch.output_buckets * 2 * hidden] {
             *w = uniform(w2_bound);
         }
-        FloatNetwork { hidden, params }
+        FloatNetwork {
+            arch,
+            hidden,
+            params,
+        }
     }
 
     pub fn w1(&self) -> &[f32] {
-        &self.params[..INPUTS * self.hidden]
+        &self.params[..self.arch.inputs() * self.hidden]
     }
 
     pub fn b1(&self) -> &[f32] {
-        let start = INPUTS * self.hidden;
+        let start = self.arch.inputs() * self.hidden;
         &self.params[start..start + self.hidden]
     }
 
-    /// Side to move's output weights first, then the other side's.
+    /// Per output bucket, side to move's output weights first, then the other side's.
     pub fn w2(&self) -> &[f32] {
-        let start = INPUTS * self.hidden + self.hidden;
-        &self.params[start..start + 2 * self.hidden]
+        let start = self.arch.inputs() * self.hidden + self.hidden;
+        &self.params[start..start + self.arch.output_buckets * 2 * self.hidden]
     }
 
-    pub fn b2(&self) -> f32 {
-        self.params[self.params.len() - 1]
+    /// The output biases, one per bucket.
+    pub fn b2(&self) -> &[f32] {
+        &self.params[self.params.len() - self.arch.output_buckets..]
     }
 
     /// The index ranges of the parameters that are weights rather than biases: weight decay
     /// applies to these only, since shrinking biases towards 0 regularises nothing.
-    pub fn weight_ranges(hidden: usize) -> [std::ops::Range<usize>; 2] {
-        let w2_start = INPUTS * hidden + hidden;
-        [0..INPUTS * hidden, w2_start..w2_start + 2 * hidden]
+    pub fn weight_ranges(arch: &Architecture, hidden: usize) -> [std::ops::Range<usize>; 2] {
+        let w2_start = arch.inputs() * hidden + hidden;
+        [
+            0..arch.inputs() * hidden,
+            w2_start..w2_start + arch.output_buckets * 2 * hidden,
+        ]
     }
 
     /// The evaluation of a position in centipawns from the side to move's view: what the engine
     /// should compute (up to quantisation) once this network is exported.
     pub fn evaluate(&self, position: &PackedPosition) -> f32 {
         let mut scratch = Scratch::new(self.hidden);
-        self.forward(&Features::of(position), &mut scratch) * SCALE as f32
+        self.forward(&Features::of(position, &self.arch), &mut scratch) * SCALE as f32
     }
 
     /// The raw output (units of SCALE centipawns); leaves the accumulators in `scratch` for
@@ -169,8 +187,8 @@ impl FloatNetwork {
     pub fn forward(&self, features: &Features, scratch: &mut Scratch) -> f32 {
         let h = self.hidden;
         let w1 = self.w1();
-        let w2 = self.w2();
-        let mut out = self.b2();
+        let w2 = &self.w2()[features.bucket * 2 * h..(features.bucket + 1) * 2 * h];
+        let mut out = self.b2()[features.bucket];
         for side in 0..2 {
             let acc = &mut scratch.acc[side];
             accumulate(acc, self.b1(), w1, features.side(side));
@@ -190,11 +208,13 @@ impl FloatNetwork {
         grad: &mut [f32],
     ) {
         let h = self.hidden;
-        let w2 = self.w2();
-        let (grad_w1, rest) = grad.split_at_mut(INPUTS * h);
+        let bucket = features.bucket;
+        let w2 = &self.w2()[bucket * 2 * h..(bucket + 1) * 2 * h];
+        let (grad_w1, rest) = grad.split_at_mut(self.arch.inputs() * h);
         let (grad_b1, rest) = rest.split_at_mut(h);
-        let (grad_w2, grad_b2) = rest.split_at_mut(2 * h);
-        grad_b2[0] += d_out;
+        let (grad_w2, grad_b2) = rest.split_at_mut(self.arch.output_buckets * 2 * h);
+        let grad_w2 = &mut grad_w2[bucket * 2 * h..(bucket + 1) * 2 * h];
+        grad_b2[bucket] += d_out;
         for side in 0..2 {
             let acc = &scratch.acc[side];
             let d_acc = &mut scratch.d_acc;

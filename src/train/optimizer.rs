@@ -13,6 +13,13 @@ pub const WEIGHT_CLIP: f32 = 1.98;
 
 /// Adam moments and step count: everything besides the weights that a resumed run needs to
 /// continue exactly where it stopped.
+/// Which parameters weight decay applies to (the weights, not the biases), and how many at the
+/// end are left unclipped (the output biases, `i32`s when quantised).
+pub struct ParamGroups<'a> {
+    pub decayed: &'a [Range<usize>],
+    pub unclipped: usize,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct AdamW {
     pub m: Vec<f32>,
@@ -32,8 +39,8 @@ impl AdamW {
 
     /// One step on `params` with gradient `grad · grad_scale` (the scale turns a batch's summed
     /// gradient into its mean without another pass). Decoupled weight decay `wd` applies to the
-    /// indices in `decayed`; every parameter but the last (the output bias, an `i32` when
-    /// quantised) is clipped to ±[`WEIGHT_CLIP`].
+    /// indices in `decayed`; every parameter but the last `unclipped` (the output biases, `i32`s
+    /// when quantised) is clipped to ±[`WEIGHT_CLIP`].
     pub fn step(
         &mut self,
         params: &mut [f32],
@@ -41,15 +48,16 @@ impl AdamW {
         grad_scale: f32,
         lr: f32,
         wd: f32,
-        decayed: &[Range<usize>],
+        groups: &ParamGroups,
     ) {
+        let (decayed, unclipped) = (groups.decayed, groups.unclipped);
         self.t += 1;
         let t = self.t as i32;
         let correction1 = 1.0 - BETA1.powi(t);
         let correction2 = 1.0 - BETA2.powi(t);
         let step_size = lr / correction1;
         let inv_sqrt_c2 = 1.0 / correction2.sqrt();
-        let last = params.len() - 1;
+        let last = params.len() - unclipped;
         let mut start = 0;
         let mut update = |range: Range<usize>, decay: f32| {
             let keep = 1.0 - lr * decay;
@@ -72,11 +80,13 @@ impl AdamW {
             start = range.end;
         }
         update(start..last, 0.0);
-        // The output bias: updated like any bias but not clipped.
-        let g = grad[last] * grad_scale;
-        self.m[last] = BETA1 * self.m[last] + (1.0 - BETA1) * g;
-        self.v[last] = BETA2 * self.v[last] + (1.0 - BETA2) * g * g;
-        params[last] -= step_size * self.m[last] / (self.v[last].sqrt() * inv_sqrt_c2 + EPSILON);
+        // The output biases: updated like any bias but not clipped.
+        for i in last..params.len() {
+            let g = grad[i] * grad_scale;
+            self.m[i] = BETA1 * self.m[i] + (1.0 - BETA1) * g;
+            self.v[i] = BETA2 * self.v[i] + (1.0 - BETA2) * g * g;
+            params[i] -= step_size * self.m[i] / (self.v[i].sqrt() * inv_sqrt_c2 + EPSILON);
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 use crate::board::Board;
 use crate::data::{splitmix64, GameResult, PackedPosition};
 use crate::nnue::format::QuantisedNetwork;
+use crate::nnue::Architecture;
 
 use super::batch::Features;
 use super::checkpoint::Checkpoint;
@@ -50,6 +51,7 @@ pub(super) fn random_positions(count: usize, seed: u64) -> Vec<PackedPosition> {
 
 fn config(hidden: usize, epochs: usize, batch: usize, lr: f32) -> TrainConfig {
     TrainConfig {
+        arch: Architecture::default(),
         hidden,
         epochs,
         batch,
@@ -64,15 +66,21 @@ fn config(hidden: usize, epochs: usize, batch: usize, lr: f32) -> TrainConfig {
 /// Summed loss over `positions` from a plain f64 re-implementation of the network (written from
 /// the formula, not from `network.rs`), so finite differences are neither drowned by f32
 /// rounding nor blind to a mistake shared with the optimised forward pass.
-fn reference_loss(hidden: usize, params: &[f64], positions: &[PackedPosition]) -> f64 {
-    let (w1, rest) = params.split_at(768 * hidden);
+fn reference_loss(
+    arch: &Architecture,
+    hidden: usize,
+    params: &[f64],
+    positions: &[PackedPosition],
+) -> f64 {
+    let (w1, rest) = params.split_at(arch.inputs() * hidden);
     let (b1, rest) = rest.split_at(hidden);
-    let (w2, b2) = rest.split_at(2 * hidden);
+    let (w2, b2) = rest.split_at(arch.output_buckets * 2 * hidden);
     positions
         .iter()
         .map(|p| {
-            let features = Features::of(p);
-            let mut out = b2[0];
+            let features = Features::of(p, arch);
+            let w2 = &w2[features.bucket * 2 * hidden..];
+            let mut out = b2[features.bucket];
             for side in 0..2 {
                 for i in 0..hidden {
                     let acc: f64 = b1[i]
@@ -92,14 +100,16 @@ fn reference_loss(hidden: usize, params: &[f64], positions: &[PackedPosition]) -
 
 #[test]
 fn gradients_match_finite_differences() {
-    // 8: the plain loops only; 72: one 64-wide register block plus a remainder.
+    // 8: the plain loops only; 72: one 64-wide register block plus a remainder; then king
+    // buckets with the mirror and output buckets, whose rows and biases only some positions use.
     for hidden in [8, 72] {
-        check_gradients(hidden);
+        check_gradients(Architecture::default(), hidden);
     }
+    check_gradients(Architecture::preset(4, true, 4).unwrap(), 8);
 }
 
-fn check_gradients(hidden: usize) {
-    let mut net = FloatNetwork::new(hidden, 11);
+fn check_gradients(arch: Architecture, hidden: usize) {
+    let mut net = FloatNetwork::new(arch, hidden, 11);
     // Larger than the default initialisation, so accumulators spread across screlu's clamped
     // and active ranges and the output is far enough from 0 for every term to matter.
     let b1_start = net.w1().len();
@@ -113,13 +123,15 @@ fn check_gradients(hidden: usize) {
     for b in &mut net.params[b1_start..b1_start + hidden] {
         *b = 0.35;
     }
-    *net.params.last_mut().unwrap() = 0.1;
+    let buckets = arch.output_buckets;
+    let b2_start = net.params.len() - buckets;
+    net.params[b2_start..].fill(0.1);
     let positions = random_positions(40, 5)[30..].to_vec();
 
     let mut grad = vec![0.0f32; net.params.len()];
     let mut scratch = Scratch::new(hidden);
     for p in &positions {
-        let features = Features::of(p);
+        let features = Features::of(p, &arch);
         let out = net.forward(&features, &mut scratch);
         let (_, slope) = loss_and_slope(out, target(p, 0.75));
         net.backward(&features, &mut scratch, slope, &mut grad);
@@ -127,14 +139,14 @@ fn check_gradients(hidden: usize) {
 
     // Every bias and output weight, the W1 rows of the first position's features from both
     // perspectives, and a row no position touches (its gradient must be exactly 0).
-    let first = Features::of(&positions[0]);
+    let first = Features::of(&positions[0], &arch);
     let mut checked: Vec<usize> = (b1_start..net.params.len()).collect();
     for &f in first.side(0).iter().chain(first.side(1)).take(12) {
         checked.extend(f as usize * hidden..(f as usize + 1) * hidden);
     }
-    let mut touched = [false; 768];
+    let mut touched = vec![false; arch.inputs()];
     for p in &positions {
-        let features = Features::of(p);
+        let features = Features::of(p, &arch);
         for &f in features.side(0).iter().chain(features.side(1)) {
             touched[f as usize] = true;
         }
@@ -151,11 +163,11 @@ fn check_gradients(hidden: usize) {
     let f32_loss: f64 = positions
         .iter()
         .map(|p| {
-            let out = net.forward(&Features::of(p), &mut scratch);
+            let out = net.forward(&Features::of(p, &arch), &mut scratch);
             f64::from(loss_and_slope(out, target(p, 0.75)).0)
         })
         .sum();
-    let reference = reference_loss(hidden, &params, &positions);
+    let reference = reference_loss(&arch, hidden, &params, &positions);
     assert!(
         (f32_loss - reference).abs() < 1e-5,
         "loss {f32_loss}, reference {reference}"
@@ -166,9 +178,9 @@ fn check_gradients(hidden: usize) {
     for &i in &checked {
         let original = params[i];
         params[i] = original + eps;
-        let up = reference_loss(hidden, &params, &positions);
+        let up = reference_loss(&arch, hidden, &params, &positions);
         params[i] = original - eps;
-        let down = reference_loss(hidden, &params, &positions);
+        let down = reference_loss(&arch, hidden, &params, &positions);
         params[i] = original;
         let numeric = (up - down) / (2.0 * eps);
         let analytic = f64::from(grad[i]);
@@ -226,7 +238,7 @@ fn quantisation_error(
 ) -> (f32, f32, f32, f32) {
     let (mut total, mut signed, mut worst, mut spread) = (0.0f32, 0.0f32, 0.0f32, 0.0f32);
     for position in positions {
-        let features = Features::of(position);
+        let features = Features::of(position, &net.arch);
         let side = |s: usize| {
             features
                 .side(s)
@@ -235,7 +247,7 @@ fn quantisation_error(
                 .collect::<Vec<_>>()
         };
         let (stm, other) = (side(0), side(1));
-        let integer = quantised.evaluate_features([&stm, &other]) as f32;
+        let integer = quantised.evaluate_features([&stm, &other], features.bucket) as f32;
         let float = net.evaluate(position);
         let diff = integer - float;
         assert!(

@@ -5,16 +5,18 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::data::PackedPosition;
+use crate::nnue::Architecture;
 
 use super::batch::{epoch_order, fingerprint, mirror_for, Features};
 use super::checkpoint::{Checkpoint, Settings};
 use super::loss::{loss_and_slope, target};
 use super::network::{FloatNetwork, Scratch};
-use super::optimizer::{cosine_lr, AdamW};
+use super::optimizer::{cosine_lr, AdamW, ParamGroups};
 
 /// Everything a run is configured by (see `escaque train --help` in [`super::cli`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TrainConfig {
+    pub arch: Architecture,
     pub hidden: usize,
     pub epochs: usize,
     pub batch: usize,
@@ -28,6 +30,7 @@ pub struct TrainConfig {
 impl Default for TrainConfig {
     fn default() -> TrainConfig {
         TrainConfig {
+            arch: Architecture::default(),
             hidden: 256,
             epochs: 10,
             batch: 16384,
@@ -73,7 +76,8 @@ impl Worker {
         let mut loss = 0.0f64;
         for &i in indices {
             let position = &data[i as usize];
-            let features = Features::of_oriented(position, mirror_for(position, i, epoch));
+            let features =
+                Features::of_oriented(position, &net.arch, mirror_for(position, i, epoch));
             let out = net.forward(&features, &mut self.scratch);
             let (sample_loss, slope) = loss_and_slope(out, target(position, lambda));
             loss += f64::from(sample_loss);
@@ -103,7 +107,7 @@ pub struct Trainer<'a> {
 impl<'a> Trainer<'a> {
     /// A fresh run from a newly initialised network.
     pub fn new(config: TrainConfig, train: &'a [PackedPosition]) -> Result<Trainer<'a>, String> {
-        let network = FloatNetwork::new(config.hidden, config.seed);
+        let network = FloatNetwork::new(config.arch, config.hidden, config.seed);
         let optimizer = AdamW::new(network.params.len());
         Trainer::with_state(config, train, network, optimizer, 0)
     }
@@ -179,6 +183,7 @@ impl<'a> Trainer<'a> {
     pub fn settings(&self) -> Settings {
         let c = &self.config;
         Settings {
+            arch: c.arch,
             hidden: c.hidden,
             epochs: c.epochs,
             batch: c.batch,
@@ -215,7 +220,7 @@ impl<'a> Trainer<'a> {
         let order = epoch_order(self.train.len(), self.config.seed, self.epochs_done);
         let total_steps = (self.config.epochs * self.batches_per_epoch()) as f32;
         let first_step = self.epochs_done * self.batches_per_epoch();
-        let decayed = FloatNetwork::weight_ranges(self.config.hidden);
+        let decayed = FloatNetwork::weight_ranges(&self.config.arch, self.config.hidden);
         let mut loss_sum = 0.0f64;
         let mut lr = self.config.lr;
         for (b, batch) in order.chunks(self.config.batch).enumerate() {
@@ -227,7 +232,10 @@ impl<'a> Trainer<'a> {
                 1.0 / batch.len() as f32,
                 lr,
                 self.config.wd,
-                &decayed,
+                &ParamGroups {
+                    decayed: &decayed,
+                    unclipped: self.config.arch.output_buckets,
+                },
             );
             progress(
                 (b * self.config.batch + batch.len()).min(order.len()),
@@ -298,7 +306,7 @@ pub fn mean_loss(
                 chunk
                     .iter()
                     .map(|p| {
-                        let out = network.forward(&Features::of(p), &mut scratch);
+                        let out = network.forward(&Features::of(p, &network.arch), &mut scratch);
                         f64::from(loss_and_slope(out, target(p, lambda)).0)
                     })
                     .sum()

@@ -461,9 +461,10 @@ impl Uci {
         match loaded {
             Ok(net) => {
                 self.out.info_string(&format!(
-                    "network {} loaded (checksum {:016x})",
+                    "network {} loaded (checksum {:016x}, {})",
                     command::excerpt(&path),
-                    net.checksum
+                    net.checksum,
+                    net.describe()
                 ));
                 self.options.apply(&OptionChange::EvalFile(path));
                 self.engine_work(Deferred::Network(net));
@@ -645,9 +646,12 @@ impl Uci {
         self.out.line(&format!(
             "{}\nHand-crafted evaluation: {hce} cp (side to move)\n\
              NNUE evaluation: {nnue} cp (side to move), network checksum {:016x}\n\
+             NNUE architecture: {} ({} inference)\n\
              Final evaluation ({}): {used} cp (side to move), {} cp (White)",
             crate::eval::trace(board),
             net.checksum,
+            net.describe(),
+            crate::nnue::simd::path_name(),
             if self.engine.use_nnue() {
                 "NNUE"
             } else {
