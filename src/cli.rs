@@ -2,6 +2,7 @@
 //! (`perft` lives in `perft::cli`; everything else on the command line runs as UCI commands.)
 
 use std::io::Write;
+use std::path::Path;
 use std::process::ExitCode;
 
 use crate::datagen::{self, DatagenConfig};
@@ -13,7 +14,11 @@ const DATAGEN_USAGE: &str = "usage: escaque datagen <out.bin> [--games N] [--nod
      [--random-plies N] [--seed S] [--threads N] [--book FILE.epd] [--hash MB] \
      [--eval hce|nnue|FILE.nnue]";
 const DATA_USAGE: &str = "usage: escaque data stats <file>... | text <file> | epd <file> | \
-     from-text <in.txt> <out.bin> | shuffle <in> <out> [--seed S] | concat <in>... <out>";
+     from-text <in.txt> <out.bin> | shuffle <in> <out> [--seed S] | concat <in>... <out> | \
+     dedup <in>... <out> | interleave <in>... <out> [--seed S] [--buffer N] | \
+     filter <in>... <out> [--min-ply N] [--max-score CP] [--min-pieces N] [--max-pieces N] \
+     [--drop-in-check] (datagen already drops positions in check, with a noisy best move or a \
+     mate score, and its random plies; records hold no best move, so it cannot be filtered on)";
 
 /// A command line split into positional words and `--name value` pairs.
 struct Args<'a> {
@@ -23,6 +28,11 @@ struct Args<'a> {
 
 /// `None` when a `--flag` has no value.
 fn parse_flags(args: &[String]) -> Option<Args<'_>> {
+    parse_flags_with_switches(args, &[])
+}
+
+/// [`parse_flags`] where the flags named in `switches` take no value (their value reads "").
+fn parse_flags_with_switches<'a>(args: &'a [String], switches: &[&str]) -> Option<Args<'a>> {
     let mut parsed = Args {
         positional: Vec::new(),
         flags: Vec::new(),
@@ -30,7 +40,12 @@ fn parse_flags(args: &[String]) -> Option<Args<'_>> {
     let mut words = args.iter();
     while let Some(word) = words.next() {
         if let Some(name) = word.strip_prefix("--") {
-            parsed.flags.push((name, words.next()?.as_str()));
+            let value = if switches.contains(&name) {
+                ""
+            } else {
+                words.next()?.as_str()
+            };
+            parsed.flags.push((name, value));
         } else {
             parsed.positional.push(word.as_str());
         }
@@ -185,24 +200,51 @@ fn read_book(path: &str) -> Result<Vec<crate::board::Board>, String> {
     Ok(book)
 }
 
-/// `escaque data <stats|text|from-text|epd|shuffle|concat> ...`: inspect and transform datagen
-/// files.
+/// `escaque data <stats|text|from-text|epd|shuffle|concat|dedup|interleave|filter> ...`:
+/// inspect and transform datagen files.
 pub fn run_data(args: &[String]) -> ExitCode {
     use crate::data;
-    use std::path::Path;
     let result = (|| -> Result<(), String> {
-        let Args { positional, flags } = parse_flags(args).ok_or(DATA_USAGE)?;
+        let Args { positional, flags } =
+            parse_flags_with_switches(args, &["drop-in-check"]).ok_or(DATA_USAGE)?;
+        let command = positional.first().copied().unwrap_or("");
+        // Each command's flags; any other is refused rather than silently ignored.
+        let allowed: &[&str] = match command {
+            "shuffle" => &["seed"],
+            "interleave" => &["seed", "buffer"],
+            "filter" => &[
+                "min-ply",
+                "max-score",
+                "min-pieces",
+                "max-pieces",
+                "drop-in-check",
+            ],
+            _ => &[],
+        };
         let mut seed = 1u64;
+        let mut buffer = data::DEFAULT_BUFFER;
+        let mut rules = data::FilterRules::default();
         for (name, value) in flags {
+            if !allowed.contains(&name) {
+                return Err(format!(
+                    "unknown option --{name} for '{command}' ({DATA_USAGE})"
+                ));
+            }
             match name {
                 "seed" => seed = number(name, value)?,
-                _ => return Err(format!("unknown option --{name} ({DATA_USAGE})")),
+                "buffer" => buffer = number(name, value)?,
+                "min-ply" => rules.min_ply = number(name, value)?,
+                "max-score" => rules.max_abs_score = Some(number(name, value)?),
+                "min-pieces" => rules.min_pieces = number(name, value)?,
+                "max-pieces" => rules.max_pieces = number(name, value)?,
+                "drop-in-check" => rules.drop_in_check = true,
+                _ => unreachable!("every allowed flag is handled"),
             }
         }
+        let started = std::time::Instant::now();
         match positional[..] {
             ["stats", ref inputs @ ..] if !inputs.is_empty() => {
-                let records = data::read_all(&inputs.iter().map(Path::new).collect::<Vec<_>>())?;
-                print!("{}", data::statistics(&records));
+                print!("{}", data::file_statistics(&paths(inputs))?);
             }
             ["text", input] | ["epd", input] => {
                 let records = data::read_records(Path::new(input))?;
@@ -231,17 +273,79 @@ pub fn run_data(args: &[String]) -> ExitCode {
                 data::write_records(Path::new(output), &records)?;
                 println!("{} positions shuffled into {output}", records.len());
             }
-            ["concat", ref files @ ..] if files.len() >= 2 => {
-                let (output, inputs) = files.split_last().expect("two or more");
-                let records = data::read_all(&inputs.iter().map(Path::new).collect::<Vec<_>>())?;
-                data::write_records(Path::new(output), &records)?;
-                println!("{} positions written to {output}", records.len());
+            ["concat", ref files @ ..] => {
+                let (inputs, output) = inputs_and_output(command, files)?;
+                let records = data::read_all(&inputs)?;
+                data::write_records(output, &records)?;
+                println!(
+                    "{} positions written to {}",
+                    records.len(),
+                    output.display()
+                );
+            }
+            ["dedup", ref files @ ..] => {
+                let (inputs, output) = inputs_and_output(command, files)?;
+                let summary = data::dedup(&inputs, output)?;
+                println!(
+                    "{} positions kept, {} duplicates dropped ({:.2}%), written to {} in {:.1} s",
+                    summary.kept,
+                    summary.dropped,
+                    100.0 * summary.dropped as f64 / (summary.kept + summary.dropped).max(1) as f64,
+                    output.display(),
+                    started.elapsed().as_secs_f64()
+                );
+            }
+            ["interleave", ref files @ ..] => {
+                let (inputs, output) = inputs_and_output(command, files)?;
+                let written = data::interleave(&inputs, output, seed, buffer)?;
+                println!(
+                    "{written} positions from {} files interleaved into {} in {:.1} s",
+                    inputs.len(),
+                    output.display(),
+                    started.elapsed().as_secs_f64()
+                );
+            }
+            ["filter", ref files @ ..] => {
+                let (inputs, output) = inputs_and_output(command, files)?;
+                if rules.min_pieces > rules.max_pieces {
+                    return Err("--min-pieces is above --max-pieces".to_string());
+                }
+                let s = data::filter(&inputs, output, &rules)?;
+                println!(
+                    "{} positions kept, {} dropped (early ply {}, |score| {}, pieces {}, \
+                     in check {}), written to {} in {:.1} s",
+                    s.kept,
+                    s.dropped(),
+                    s.early_ply,
+                    s.score,
+                    s.pieces,
+                    s.in_check,
+                    output.display(),
+                    started.elapsed().as_secs_f64()
+                );
             }
             _ => return Err(DATA_USAGE.to_string()),
         }
         Ok(())
     })();
     finish(result)
+}
+
+fn paths<'a>(names: &[&'a str]) -> Vec<&'a Path> {
+    names.iter().map(|name| Path::new(*name)).collect()
+}
+
+/// `<in>... <out>`: the inputs and the output of the `data` commands that take them.
+fn inputs_and_output<'a>(
+    command: &str,
+    files: &[&'a str],
+) -> Result<(Vec<&'a Path>, &'a Path), String> {
+    match files.split_last() {
+        Some((output, inputs)) if !inputs.is_empty() => Ok((paths(inputs), Path::new(*output))),
+        _ => Err(format!(
+            "'{command}' needs input files and an output ({DATA_USAGE})"
+        )),
+    }
 }
 
 /// Exit status of a subcommand: `error: <message>` on stderr and 1 on failure.

@@ -53,6 +53,47 @@ fn datagen_then_tune_round_trip() {
         std::fs::read(&back).unwrap(),
         std::fs::read(&packed).unwrap()
     );
+    // The streaming tools: two copies deduplicate to one, interleave to both, and datagen left
+    // no position in check for the filter to drop.
+    let size = |path: &std::path::Path| std::fs::metadata(path).unwrap().len();
+    let copy = dir.join("copy.bin");
+    std::fs::copy(&packed, &copy).unwrap();
+    let (packed_str, copy_str) = (packed.to_str().unwrap(), copy.to_str().unwrap());
+    let tool_output = dir.join("tool-out.bin");
+    let tool_output_str = tool_output.to_str().unwrap();
+    for (args, expected_size) in [
+        (
+            vec!["dedup", packed_str, copy_str, tool_output_str],
+            None, // at most the original: a game can repeat a position
+        ),
+        (
+            vec![
+                "interleave",
+                packed_str,
+                copy_str,
+                tool_output_str,
+                "--seed",
+                "3",
+            ],
+            Some(2 * size(&packed)),
+        ),
+        (
+            vec!["filter", packed_str, tool_output_str, "--drop-in-check"],
+            Some(size(&packed)),
+        ),
+    ] {
+        let out = escaque(&[&["data"][..], &args].concat());
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let written = size(&tool_output);
+        match expected_size {
+            Some(expected) => assert_eq!(written, expected, "{args:?}"),
+            None => assert!(written > 0 && written <= size(&packed), "{args:?}"),
+        }
+    }
     // A truncated file is refused with a message, not a panic.
     let bytes = std::fs::read(&packed).unwrap();
     std::fs::write(&back, &bytes[..bytes.len() - 5]).unwrap();
@@ -136,6 +177,17 @@ fn bad_arguments_fail_with_a_message() {
         &["data"],
         &["data", "stats", "/nonexistent.bin"],
         &["data", "shuffle", "/nonexistent.bin", "/tmp/escaque-y.bin"],
+        &["data", "dedup", "/nonexistent.bin", "/tmp/escaque-y.bin"],
+        &["data", "dedup", "/tmp/escaque-y.bin"],
+        &[
+            "data",
+            "interleave",
+            "/nonexistent.bin",
+            "/tmp/escaque-y.bin",
+        ],
+        &["data", "interleave", "a.bin", "b.bin", "--shuffle", "1"],
+        &["data", "filter", "a.bin", "b.bin", "--seed", "1"],
+        &["data", "filter", "a.bin", "b.bin", "--max-score", "big"],
     ] {
         let out = escaque(args);
         assert_eq!(out.status.code(), Some(1), "{args:?}");

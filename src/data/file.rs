@@ -4,7 +4,7 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::path::Path;
 
-use super::packed::{GameResult, PackedPosition, RECORD_BYTES};
+use super::packed::{PackedPosition, RECORD_BYTES};
 
 /// Reads every record of a data file, validating each. A length that is not a whole number of
 /// records, or a record that fails validation, is an error naming the file and the record.
@@ -102,58 +102,11 @@ pub fn splitmix64(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Count, result split, score histogram and phase spread of a set of records.
-pub fn statistics(records: &[PackedPosition]) -> String {
-    let mut results = [0usize; 3];
-    // Score buckets (White's view): edges in centipawns.
-    const EDGES: [i32; 9] = [-1000, -400, -200, -100, -25, 25, 100, 200, 400];
-    let mut score_buckets = [0usize; EDGES.len() + 1];
-    let mut pieces = [0usize; 33];
-    let mut abs_sum = 0f64;
-    for record in records {
-        results[record.result() as usize] += 1;
-        let score = i32::from(record.white_score());
-        abs_sum += f64::from(score.abs());
-        let bucket = EDGES.iter().take_while(|&&e| score >= e).count();
-        score_buckets[bucket] += 1;
-        pieces[(record.piece_count() as usize).min(32)] += 1;
-    }
-    let n = records.len().max(1) as f64;
-    let pct = |k: usize| 100.0 * k as f64 / n;
-    let mut out = format!("positions: {}\n", records.len());
-    out += &format!(
-        "results (White): win {} ({:.1}%), draw {} ({:.1}%), loss {} ({:.1}%)\n",
-        results[GameResult::WhiteWin as usize],
-        pct(results[GameResult::WhiteWin as usize]),
-        results[GameResult::Draw as usize],
-        pct(results[GameResult::Draw as usize]),
-        results[GameResult::BlackWin as usize],
-        pct(results[GameResult::BlackWin as usize]),
-    );
-    out += &format!("mean |score|: {:.1} cp\nscore (White, cp):\n", abs_sum / n);
-    for (i, count) in score_buckets.iter().enumerate() {
-        let label = match i {
-            0 => format!("< {}", EDGES[0]),
-            i if i == EDGES.len() => format!(">= {}", EDGES[i - 1]),
-            i => format!("{} .. {}", EDGES[i - 1], EDGES[i]),
-        };
-        out += &format!("  {label:>12}: {count:>10} ({:.1}%)\n", pct(*count));
-    }
-    out += "pieces on the board (phase):\n";
-    for (lo, hi) in [(2, 7), (8, 13), (14, 19), (20, 25), (26, 32)] {
-        let count: usize = pieces[lo..=hi].iter().sum();
-        out += &format!(
-            "  {lo:>2}-{hi:<2} pieces: {count:>10} ({:.1}%)\n",
-            pct(count)
-        );
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::board::Board;
+    use crate::data::GameResult;
 
     fn temp_path(name: &str) -> std::path::PathBuf {
         std::env::temp_dir().join(format!("escaque-data-{}-{name}", std::process::id()))
@@ -193,6 +146,5 @@ mod tests {
         let mut scores: Vec<_> = records.iter().map(|r| r.white_score()).collect();
         scores.sort();
         assert_eq!(scores, (0..50).collect::<Vec<i16>>());
-        assert!(statistics(&records).contains("positions: 50"));
     }
 }
