@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
-use escaque::nnue::simd::{self, portable};
+use escaque::nnue::simd;
 
 /// `n` elements starting on a 64-byte boundary, as the engine's rows and accumulators do (a
 /// plain `Vec` may start anywhere, and then every 512-bit load splits a cache line).
@@ -48,68 +48,6 @@ fn values(seed: u64, n: usize, lo: i32, span: u32) -> Aligned {
     Aligned::new(&values)
 }
 
-type AddSub = fn(&mut [i16], &[i16], [&[i16]; 2], [&[i16]; 2]);
-type AddSub11 = fn(&mut [i16], &[i16], [&[i16]; 1], [&[i16]; 1]);
-type InPlace = fn(&mut [i16], [&[i16]; 1], [&[i16]; 1]);
-type Dot = fn(&[i16], &[i16]) -> i32;
-
-/// (name, add_sub 1+1, add_sub 2+2, add_sub_in_place 1+1, screlu_dot) for each path.
-fn paths() -> Vec<(&'static str, AddSub11, AddSub, InPlace, Dot)> {
-    let mut paths: Vec<(&'static str, AddSub11, AddSub, InPlace, Dot)> = vec![(
-        "portable",
-        portable::add_sub,
-        portable::add_sub,
-        portable::add_sub_in_place,
-        portable::screlu_dot,
-    )];
-    #[cfg(target_arch = "x86_64")]
-    {
-        if is_x86_feature_detected!("avx2") {
-            paths.push((
-                "avx2",
-                |o, i, a, s| {
-                    // SAFETY: the CPU has AVX2 (detected above).
-                    unsafe { simd::avx2::add_sub(o, i, a, s) }
-                },
-                |o, i, a, s| {
-                    // SAFETY: the CPU has AVX2 (detected above).
-                    unsafe { simd::avx2::add_sub(o, i, a, s) }
-                },
-                |o, a, s| {
-                    // SAFETY: the CPU has AVX2 (detected above).
-                    unsafe { simd::avx2::add_sub_in_place(o, a, s) }
-                },
-                |a, w| {
-                    // SAFETY: the CPU has AVX2 (detected above).
-                    unsafe { simd::avx2::screlu_dot(a, w) }
-                },
-            ));
-        }
-        if is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bw") {
-            paths.push((
-                "avx512",
-                |o, i, a, s| {
-                    // SAFETY: the CPU has AVX-512F and AVX-512BW (detected above).
-                    unsafe { simd::avx512::add_sub(o, i, a, s) }
-                },
-                |o, i, a, s| {
-                    // SAFETY: the CPU has AVX-512F and AVX-512BW (detected above).
-                    unsafe { simd::avx512::add_sub(o, i, a, s) }
-                },
-                |o, a, s| {
-                    // SAFETY: the CPU has AVX-512F and AVX-512BW (detected above).
-                    unsafe { simd::avx512::add_sub_in_place(o, a, s) }
-                },
-                |a, w| {
-                    // SAFETY: the CPU has AVX-512F and AVX-512BW (detected above).
-                    unsafe { simd::avx512::screlu_dot(a, w) }
-                },
-            ));
-        }
-    }
-    paths
-}
-
 fn kernels(c: &mut Criterion) {
     println!("entry points use the {} path", simd::path_name());
     for hidden in [512, 1024] {
@@ -122,7 +60,11 @@ fn kernels(c: &mut Criterion) {
         let mut out = values(0, hidden, 0, 1);
         let out = out.get_mut();
         let mut group = c.benchmark_group(format!("nnue hidden {hidden}"));
-        for (name, add_sub_11, add_sub_22, in_place, dot) in paths() {
+        // The same paths in the same order for both shapes of rows.
+        let paths = simd::detected_paths::<1, 1>()
+            .into_iter()
+            .zip(simd::detected_paths::<2, 2>());
+        for ((name, add_sub_11, in_place, dot), (_, add_sub_22, _, _)) in paths {
             group.bench_function(BenchmarkId::new("add_sub 1+1", name), |b| {
                 b.iter(|| {
                     add_sub_11(out, black_box(input), [rows[0]], [rows[1]]);

@@ -527,6 +527,69 @@ pub mod avx512 {
     }
 }
 
+/// One path's kernels for one shape of add and sub rows: (name, add_sub, add_sub_in_place,
+/// screlu_dot).
+pub type Kernels<const A: usize, const S: usize> = (
+    &'static str,
+    fn(&mut [i16], &[i16], [&[i16]; A], [&[i16]; S]),
+    fn(&mut [i16], [&[i16]; A], [&[i16]; S]),
+    fn(&[i16], &[i16]) -> i32,
+);
+
+/// Every path this CPU can run, detected at run time (the portable one first), as safe function
+/// pointers: the tests compare them and `benches/nnue_kernels.rs` times them, whatever the build
+/// targets.
+pub fn detected_paths<const A: usize, const S: usize>() -> Vec<Kernels<A, S>> {
+    let mut paths: Vec<Kernels<A, S>> = vec![(
+        "portable",
+        portable::add_sub::<A, S>,
+        portable::add_sub_in_place::<A, S>,
+        portable::screlu_dot,
+    )];
+    #[cfg(target_arch = "x86_64")]
+    {
+        if is_x86_feature_detected!("avx2") {
+            paths.push((
+                "avx2",
+                |o, i, a, s| {
+                    // SAFETY: the CPU has AVX2 (detected above).
+                    unsafe { avx2::add_sub(o, i, a, s) }
+                },
+                |o, a, s| {
+                    // SAFETY: the CPU has AVX2 (detected above).
+                    unsafe { avx2::add_sub_in_place(o, a, s) }
+                },
+                |a, w| {
+                    // SAFETY: the CPU has AVX2 (detected above).
+                    unsafe { avx2::screlu_dot(a, w) }
+                },
+            ));
+        } else {
+            eprintln!("this CPU has no AVX2: its path is not tested");
+        }
+        if is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bw") {
+            paths.push((
+                "avx512",
+                |o, i, a, s| {
+                    // SAFETY: the CPU has AVX-512F and AVX-512BW (detected above).
+                    unsafe { avx512::add_sub(o, i, a, s) }
+                },
+                |o, a, s| {
+                    // SAFETY: the CPU has AVX-512F and AVX-512BW (detected above).
+                    unsafe { avx512::add_sub_in_place(o, a, s) }
+                },
+                |a, w| {
+                    // SAFETY: the CPU has AVX-512F and AVX-512BW (detected above).
+                    unsafe { avx512::screlu_dot(a, w) }
+                },
+            ));
+        } else {
+            eprintln!("this CPU has no AVX-512F/BW: its path is not tested");
+        }
+    }
+    paths
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -580,71 +643,11 @@ mod tests {
             .collect()
     }
 
-    /// The vector paths this CPU can run, as (name, add_sub, add_sub_in_place, screlu_dot) on
-    /// one shape of add and sub rows.
-    type Kernels<const A: usize, const S: usize> = (
-        &'static str,
-        fn(&mut [i16], &[i16], [&[i16]; A], [&[i16]; S]),
-        fn(&mut [i16], [&[i16]; A], [&[i16]; S]),
-        fn(&[i16], &[i16]) -> i32,
-    );
-
-    fn paths<const A: usize, const S: usize>() -> Vec<Kernels<A, S>> {
-        let mut paths: Vec<Kernels<A, S>> = vec![(
-            "portable",
-            portable::add_sub::<A, S>,
-            portable::add_sub_in_place::<A, S>,
-            portable::screlu_dot,
-        )];
-        #[cfg(target_arch = "x86_64")]
-        {
-            if is_x86_feature_detected!("avx2") {
-                paths.push((
-                    "avx2",
-                    |o, i, a, s| {
-                        // SAFETY: the CPU has AVX2 (detected above).
-                        unsafe { avx2::add_sub(o, i, a, s) }
-                    },
-                    |o, a, s| {
-                        // SAFETY: the CPU has AVX2 (detected above).
-                        unsafe { avx2::add_sub_in_place(o, a, s) }
-                    },
-                    |a, w| {
-                        // SAFETY: the CPU has AVX2 (detected above).
-                        unsafe { avx2::screlu_dot(a, w) }
-                    },
-                ));
-            } else {
-                eprintln!("this CPU has no AVX2: its path is not tested");
-            }
-            if is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bw") {
-                paths.push((
-                    "avx512",
-                    |o, i, a, s| {
-                        // SAFETY: the CPU has AVX-512F and AVX-512BW (detected above).
-                        unsafe { avx512::add_sub(o, i, a, s) }
-                    },
-                    |o, a, s| {
-                        // SAFETY: the CPU has AVX-512F and AVX-512BW (detected above).
-                        unsafe { avx512::add_sub_in_place(o, a, s) }
-                    },
-                    |a, w| {
-                        // SAFETY: the CPU has AVX-512F and AVX-512BW (detected above).
-                        unsafe { avx512::screlu_dot(a, w) }
-                    },
-                ));
-            } else {
-                eprintln!("this CPU has no AVX-512F/BW: its path is not tested");
-            }
-        }
-        paths
-    }
-
     /// Every path against the reference on random rows with full-range values (so the sums
     /// wrap), out of place and in place, and the entry points against the portable path.
     fn add_sub_agree<const A: usize, const S: usize>(seed: u64, rounds: usize) {
         let mut rng = Rng(seed);
-        let paths = paths::<A, S>();
+        let paths = detected_paths::<A, S>();
         for _ in 0..rounds {
             let n = rng.len();
             let input = rng.full(n);
@@ -684,7 +687,7 @@ mod tests {
     #[test]
     fn screlu_dot_paths_agree_bit_for_bit() {
         let mut rng = Rng(42);
-        let paths = paths::<0, 0>();
+        let paths = detected_paths::<0, 0>();
         for round in 0..4000 {
             let n = rng.len();
             let acc = rng.acc(n);
