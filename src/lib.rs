@@ -19,3 +19,4 @@ pub mod tt;
 pub mod tune;
 pub mod types;
 pub mod uci;
+pub mod wdl;
