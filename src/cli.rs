@@ -166,13 +166,7 @@ pub fn run_datagen(args: &[String]) -> ExitCode {
             return Err(format!("--hash must be 1..65536, got {}", config.hash_mb));
         }
         let stop = std::sync::atomic::AtomicBool::new(false);
-        let summary = datagen::run(
-            std::path::Path::new(path),
-            &config,
-            &stop,
-            &mut |line| eprintln!("{line}"),
-            10.0,
-        )?;
+        let summary = datagen::run_with_progress(std::path::Path::new(path), &config, &stop)?;
         println!(
             "{} games, {} positions appended to {path} (resumed at game {})",
             summary.games, summary.positions, summary.resumed_from_game

@@ -12,6 +12,7 @@ pub mod fuzz;
 pub(crate) mod memory;
 pub mod nnue;
 pub mod perft;
+pub mod progress;
 pub mod search;
 pub mod syzygy;
 pub mod train;
