@@ -5,8 +5,8 @@
 use std::io::IsTerminal;
 use std::time::Duration;
 
-/// Whether progress should be drawn as a bar: stderr is a terminal and `NO_COLOR`-style opt-out
-/// `ESCAQUE_PLAIN_PROGRESS` is not set.
+/// Whether progress should be drawn as a bar: stderr is a terminal, and `ESCAQUE_PLAIN_PROGRESS`
+/// (which asks for the plain lines on a terminal too) is not set.
 pub fn bar_wanted() -> bool {
     std::io::stderr().is_terminal() && std::env::var_os("ESCAQUE_PLAIN_PROGRESS").is_none()
 }

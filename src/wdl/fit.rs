@@ -85,8 +85,8 @@ impl Observations {
         cells
     }
 
-    /// Per (score, material) cell, the counts and the chances the model gives there; for the
-    /// tables that compare the model with what happened.
+    /// Every (White's score, clamped material) cell with its `[losses, draws, wins]`, for the
+    /// tables that compare a model with what happened.
     pub fn cells(&self) -> impl Iterator<Item = (i32, u32, [u64; 3])> + '_ {
         self.cells.iter().map(|(&(s, m), &c)| (s, m, c))
     }

@@ -11,7 +11,7 @@
 //! `b(m)` is how quickly the chance grows with the score.
 
 use crate::board::Board;
-use crate::types::{Color, PieceType};
+use crate::types::PieceType;
 
 /// Material counts below this (bare endgames) share its model; the start position has 78.
 pub const MATERIAL_MIN: u32 = 17;
@@ -55,27 +55,18 @@ impl Wdl {
     };
 }
 
-/// The model's material count of a position: P + 3N + 3B + 5R + 9Q over both sides, unclamped.
-pub fn material(board: &Board) -> u32 {
-    let mut total = 0;
-    for color in [Color::White, Color::Black] {
-        for (piece_type, value) in MATERIAL_VALUES {
-            total += value * board.pieces_of(color, piece_type).count();
-        }
-    }
-    total
-}
-
-/// Material value of each piece type that counts (by `PieceType::index`, king last and 0).
+/// Material value of each piece type by `PieceType::index` (pawn 1, knight and bishop 3, rook 5,
+/// queen 9; the king 0).
 pub const MATERIAL_BY_INDEX: [u32; 6] = [1, 3, 3, 5, 9, 0];
 
-const MATERIAL_VALUES: [(PieceType, u32); 5] = [
-    (PieceType::Pawn, 1),
-    (PieceType::Knight, 3),
-    (PieceType::Bishop, 3),
-    (PieceType::Rook, 5),
-    (PieceType::Queen, 9),
-];
+/// The model's material count of a position: P + 3N + 3B + 5R + 9Q over both sides, unclamped.
+pub fn material(board: &Board) -> u32 {
+    MATERIAL_BY_INDEX
+        .iter()
+        .enumerate()
+        .map(|(index, value)| value * board.pieces(PieceType::from_index(index)).count())
+        .sum()
+}
 
 /// `m` of the model for a material count: clamped to [`MATERIAL_MIN`]..=[`MATERIAL_MAX`] and
 /// scaled by [`MATERIAL_REFERENCE`].
