@@ -17,7 +17,8 @@ const DATA_USAGE: &str = "usage: escaque data stats <file>... | text <file> | ep
      from-text <in.txt> <out.bin> | shuffle <in> <out> [--seed S] | concat <in>... <out> | \
      dedup <in>... <out> | interleave <in>... <out> [--seed S] [--buffer N] | \
      filter <in>... <out> [--min-ply N] [--max-score CP] [--min-pieces N] [--max-pieces N] \
-     [--drop-in-check] (datagen already drops positions in check, with a noisy best move or a \
+     [--drop-in-check] | wdl-fit <file>... [--rust FILE] [--csv FILE] [--network FILE.nnue] \
+     [--max-score CP] (datagen already drops positions in check, with a noisy best move or a \
      mate score, and its random plies; records hold no best move, so it cannot be filtered on)";
 
 /// A command line split into positional words and `--name value` pairs.
@@ -165,13 +166,7 @@ pub fn run_datagen(args: &[String]) -> ExitCode {
             return Err(format!("--hash must be 1..65536, got {}", config.hash_mb));
         }
         let stop = std::sync::atomic::AtomicBool::new(false);
-        let summary = datagen::run(
-            std::path::Path::new(path),
-            &config,
-            &stop,
-            &mut |line| eprintln!("{line}"),
-            10.0,
-        )?;
+        let summary = datagen::run_with_progress(std::path::Path::new(path), &config, &stop)?;
         println!(
             "{} games, {} positions appended to {path} (resumed at game {})",
             summary.games, summary.positions, summary.resumed_from_game
@@ -204,6 +199,9 @@ fn read_book(path: &str) -> Result<Vec<crate::board::Board>, String> {
 /// inspect and transform datagen files.
 pub fn run_data(args: &[String]) -> ExitCode {
     use crate::data;
+    if args.first().map(String::as_str) == Some("wdl-fit") {
+        return finish(crate::wdl::cli::run(&args[1..]));
+    }
     let result = (|| -> Result<(), String> {
         let Args { positional, flags } =
             parse_flags_with_switches(args, &["drop-in-check"]).ok_or(DATA_USAGE)?;

@@ -7,6 +7,11 @@
 //! writes the same file as one that never stopped.
 
 mod game;
+mod progress;
+mod status;
+
+pub use progress::run_with_progress;
+pub use status::Status;
 
 use std::collections::BTreeMap;
 use std::fs::OpenOptions;
@@ -141,12 +146,12 @@ pub struct RunSummary {
 }
 
 /// Generates games into `out` until `config.games` are in the file or `stop` is set, printing
-/// progress lines through `log` about every `log_every` seconds.
+/// its [`Status`] through `log` about every `log_every` seconds.
 pub fn run(
     out: &Path,
     config: &DatagenConfig,
     stop: &AtomicBool,
-    log: &mut dyn FnMut(&str),
+    log: &mut dyn FnMut(&Status),
     log_every: f64,
 ) -> Result<RunSummary, String> {
     if config.soft_nodes == 0 || config.soft_nodes > MAX_SOFT_NODES {
@@ -295,18 +300,14 @@ pub fn run(
             }
             if last_log.elapsed().as_secs_f64() >= log_every {
                 last_log = Instant::now();
-                let secs = start.elapsed().as_secs_f64().max(1e-9);
-                let done = written_games - first_game;
-                let per_game = secs / done.max(1) as f64;
-                let eta = (config.games - written_games) as f64 * per_game;
-                log(&format!(
-                    "games {written_games} (+{done} this run), positions {} (+{positions}), \
-                     {:.0} positions/s, {:.1} games/s, ETA {}",
-                    bytes / RECORD_BYTES as u64,
-                    positions as f64 / secs,
-                    done as f64 / secs,
-                    format_duration(eta)
-                ));
+                log(&Status {
+                    games: written_games,
+                    games_this_run: written_games - first_game,
+                    total_games: config.games,
+                    positions: bytes / RECORD_BYTES as u64,
+                    positions_this_run: positions,
+                    seconds: start.elapsed().as_secs_f64(),
+                });
             }
         }
     });
@@ -316,11 +317,6 @@ pub fn run(
         positions,
         resumed_from_game: first_game,
     })
-}
-
-fn format_duration(seconds: f64) -> String {
-    let s = seconds.max(0.0) as u64;
-    format!("{}h{:02}m{:02}s", s / 3600, s / 60 % 60, s % 60)
 }
 
 #[cfg(test)]

@@ -1,9 +1,6 @@
 //! How the search tells the outside world what it found. The search never prints: the UCI loop,
 //! `bench` and tests each install their own [`Reporter`].
 
-#[cfg(test)]
-use super::params::MATE_BOUND;
-use super::params::TB_WIN_BOUND;
 use crate::types::Move;
 
 /// A search score from the side to move's point of view.
@@ -33,8 +30,9 @@ pub struct SearchInfo {
     pub multipv: usize,
     pub score: Score,
     pub bound: Bound,
-    /// Win/draw/loss per mille (the model in [`wdl`]).
-    pub wdl: (u32, u32, u32),
+    /// The search's own score behind `score` (internal centipawns; mates and tablebase wins as
+    /// the search counts them), for front ends that report it on another scale.
+    pub value: i32,
     pub nodes: u64,
     pub time_ms: u64,
     /// Transposition table use, per mille.
@@ -60,40 +58,4 @@ pub struct SilentReporter;
 impl Reporter for SilentReporter {
     fn info(&self, _: &SearchInfo) {}
     fn best_move(&self, _: Option<Move>, _: Option<Move>) {}
-}
-
-/// Win/draw/loss per mille from a score: a logistic model, wins likely from about +1.5 pawns.
-pub fn wdl(score: i32) -> (u32, u32, u32) {
-    if score > TB_WIN_BOUND {
-        return (1000, 0, 0);
-    }
-    if score < -TB_WIN_BOUND {
-        return (0, 0, 1000);
-    }
-    let s = f64::from(score);
-    let (a, b) = (150.0, 60.0);
-    let win = 1.0 / (1.0 + ((a - s) / b).exp());
-    let loss = 1.0 / (1.0 + ((a + s) / b).exp());
-    let w = (win * 1000.0).round() as u32;
-    let l = (loss * 1000.0).round() as u32;
-    (w, 1000 - w - l, l)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn wdl_adds_up_and_follows_the_score() {
-        let mut last_win = 0;
-        for cp in [-5000, -300, -1, 0, 1, 100, 250, 900, 5000] {
-            let (w, d, l) = wdl(cp);
-            assert_eq!(w + d + l, 1000, "{cp}");
-            assert!(w >= last_win, "{cp}");
-            last_win = w;
-            assert_eq!(wdl(-cp), (l, d, w), "{cp}");
-        }
-        assert_eq!(wdl(MATE_BOUND), (1000, 0, 0));
-        assert_eq!(wdl(-MATE_BOUND), (0, 0, 1000));
-    }
 }

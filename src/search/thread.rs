@@ -11,7 +11,6 @@ use std::time::Duration;
 use super::correction::CorrectionHistory;
 use super::history::{Histories, PieceTo, NO_PIECE_TO};
 use super::params::*;
-use super::report::wdl;
 use super::tablebase::{self, RootTb, TbSettings};
 use super::{Bound, Reporter, Score, SearchInfo, SearchRequest, SearchSignals, TimeManager};
 use crate::board::Board;
@@ -349,7 +348,7 @@ impl ThreadData {
             multipv: i + 1,
             score: to_uci_score(score),
             bound,
-            wdl: wdl(score),
+            value: score,
             nodes: sh.nodes.load(Ordering::Relaxed),
             time_ms: sh.time.elapsed().as_millis() as u64,
             hashfull: sh.tt.hashfull(),
@@ -465,10 +464,10 @@ pub fn run_search(
         } else {
             Score::Centipawns(0)
         };
-        let wdl = if request.board.in_check() {
-            (0, 0, 1000)
+        let value = if request.board.in_check() {
+            -MATE
         } else {
-            (0, 1000, 0)
+            DRAW
         };
         reporter.info(&SearchInfo {
             depth: 0,
@@ -476,7 +475,7 @@ pub fn run_search(
             multipv: 1,
             score,
             bound: Bound::Exact,
-            wdl,
+            value,
             nodes: 0,
             time_ms: 0,
             hashfull: tt.hashfull(),

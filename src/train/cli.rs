@@ -8,7 +8,8 @@ use crate::cli::number;
 use crate::data::{read_all, shuffle};
 
 use super::checkpoint::Checkpoint;
-use super::trainer::{TrainConfig, Trainer};
+use super::loss_log::{self, EpochRow, LossLog};
+use super::trainer::{EpochReport, TrainConfig, Trainer};
 
 const USAGE: &str = "usage: escaque train <data.bin> [more.bin ...] [--out net.nnue] \
 [--checkpoint FILE] [--epochs N] [--batch N] [--lr X] [--lambda X] [--wd X] [--hidden N] \
@@ -189,26 +190,22 @@ fn run(args: &[String]) -> Result<(), String> {
         );
         return Ok(());
     }
+    let loss_log = LossLog::open(loss_log::path_for(&checkpoint_path), trainer.epochs_done)?;
     if !val.is_empty() {
-        println!(
-            "epoch {}: val loss {:.6}",
-            trainer.epochs_done,
-            trainer.loss(&val)
-        );
+        let val_loss = trainer.loss(&val);
+        println!("epoch {}: val loss {:.6}", trainer.epochs_done, val_loss);
+        if trainer.epochs_done == 0 {
+            loss_log.append(EpochRow {
+                val_loss: Some(val_loss),
+                total_seconds: started.elapsed().as_secs_f64(),
+                ..EpochRow::default()
+            })?;
+        }
     }
     while !trainer.finished() {
-        let mut last_progress = Instant::now();
-        let report = trainer.run_epoch(&mut |done, total| {
-            if last_progress.elapsed() >= Duration::from_secs(10) && done < total {
-                last_progress = Instant::now();
-                eprintln!("  {done}/{total} positions");
-            }
-        });
-        let val_text = if val.is_empty() {
-            String::new()
-        } else {
-            format!("  val loss {:.6}", trainer.loss(&val))
-        };
+        let report = run_epoch_with_progress(&mut trainer, config.epochs);
+        let val_loss = (!val.is_empty()).then(|| trainer.loss(&val));
+        let val_text = val_loss.map_or(String::new(), |l| format!("  val loss {l:.6}"));
         println!(
             concat!(
                 "epoch {}/{}: train loss {:.6}{}  lr {:.2e}  {:.0} pos/s",
@@ -225,13 +222,59 @@ fn run(args: &[String]) -> Result<(), String> {
         );
         trainer.checkpoint().save(&checkpoint_path)?;
         trainer.network.export(&options.out, train)?;
+        loss_log.append(EpochRow {
+            epoch: report.epoch,
+            train_loss: Some(report.train_loss),
+            val_loss,
+            lr: Some(report.lr),
+            positions_per_second: Some(report.positions as f64 / report.seconds),
+            seconds: Some(report.seconds),
+            total_seconds: started.elapsed().as_secs_f64(),
+        })?;
     }
     println!(
-        "wrote {} (checkpoint {})",
+        "wrote {} (checkpoint {}, losses {})",
         options.out.display(),
-        checkpoint_path.display()
+        checkpoint_path.display(),
+        loss_log.path().display()
     );
     Ok(())
+}
+
+/// One epoch, its progress on stderr: a bar on a terminal, a line every 10 s otherwise.
+fn run_epoch_with_progress(trainer: &mut Trainer, epochs: usize) -> EpochReport {
+    let epoch = trainer.epochs_done + 1;
+    let started = Instant::now();
+    if !crate::progress::bar_wanted() {
+        let mut last_progress = Instant::now();
+        return trainer.run_epoch(&mut |done, total| {
+            if last_progress.elapsed() >= Duration::from_secs(10) && done < total {
+                last_progress = Instant::now();
+                eprintln!("  {done}/{total} positions");
+            }
+        });
+    }
+    let mut bar: Option<crate::progress::Bar> = None;
+    let mut last_update = Instant::now();
+    let report = trainer.run_epoch(&mut |done, total| {
+        let bar = bar.get_or_insert_with(|| {
+            crate::progress::Bar::new(
+                &format!("epoch {epoch}/{epochs}"),
+                total as u64,
+                0,
+                "positions",
+            )
+        });
+        if last_update.elapsed() >= Duration::from_millis(200) || done == total {
+            last_update = Instant::now();
+            let rate = done as f64 / started.elapsed().as_secs_f64().max(1e-9);
+            bar.update(done as u64, format!("{:.0}k positions/s", rate / 1000.0));
+        }
+    });
+    if let Some(bar) = bar {
+        bar.finish();
+    }
+    report
 }
 
 /// `escaque train <data.bin>...`: trains a network on packed positions (see the module docs

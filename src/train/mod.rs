@@ -13,6 +13,7 @@ pub mod checkpoint;
 pub mod cli;
 pub mod export;
 pub mod loss;
+pub mod loss_log;
 pub mod network;
 pub mod optimizer;
 pub mod trainer;

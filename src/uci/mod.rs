@@ -14,6 +14,7 @@
 pub mod command;
 pub mod options;
 pub mod output;
+pub mod score;
 
 use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -659,6 +660,7 @@ impl Uci {
             },
             used * board.side_to_move().sign()
         ));
+        self.out.line(&score::describe_eval(board, used));
     }
 
     /// `bench`: run on the job thread (with an engine of its own); `stop` ends it early.

@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
 
+use super::score::ScoreScale;
 use super::Input;
 use crate::board::{is_repetition_draw, Board};
 use crate::search::{Bound, Reporter, Score, SearchInfo};
@@ -130,6 +131,8 @@ pub struct UciReporter {
     root: Board,
     chess960: bool,
     show_wdl: bool,
+    /// How scores are reported (normalised by the win-rate model at the root's material).
+    scale: ScoreScale,
     /// The root moves the search may choose from (all legal moves, or `searchmoves`).
     root_moves: Vec<Move>,
     /// Whether `bestmove` was printed (the search must call `best_move` exactly once).
@@ -150,6 +153,7 @@ impl UciReporter {
     ) -> UciReporter {
         UciReporter {
             out,
+            scale: ScoreScale::new(&root),
             root,
             chess960,
             show_wdl,
@@ -184,7 +188,7 @@ impl UciReporter {
             line.push_str(&format!(" seldepth {}", info.seldepth.max(info.depth)));
         }
         line.push_str(&format!(" multipv {}", info.multipv.max(1)));
-        match info.score {
+        match self.scale.score(info) {
             Score::Centipawns(cp) => line.push_str(&format!(" score cp {cp}")),
             Score::Mate(m) => line.push_str(&format!(" score mate {m}")),
         }
@@ -194,8 +198,8 @@ impl UciReporter {
             Bound::Upper => line.push_str(" upperbound"),
         }
         if self.show_wdl {
-            let (w, d, l) = info.wdl;
-            line.push_str(&format!(" wdl {w} {d} {l}"));
+            let wdl = self.scale.wdl(info);
+            line.push_str(&format!(" wdl {} {} {}", wdl.win, wdl.draw, wdl.loss));
         }
         if info.depth > 0 || info.nodes > 0 {
             let nps = info.nodes.saturating_mul(1000) / info.time_ms.max(1);
@@ -308,13 +312,18 @@ mod tests {
     }
 
     fn info(score: Score, bound: Bound, pv: Vec<Move>) -> SearchInfo {
+        let value = match score {
+            Score::Centipawns(cp) => cp,
+            Score::Mate(m) if m > 0 => crate::search::params::MATE - (2 * m - 1),
+            Score::Mate(m) => -crate::search::params::MATE - 2 * m,
+        };
         SearchInfo {
             depth: 5,
             seldepth: 7,
             multipv: 1,
             score,
             bound,
-            wdl: (120, 800, 80),
+            value,
             nodes: 12345,
             time_ms: 10,
             hashfull: 3,
@@ -340,9 +349,11 @@ mod tests {
         let e4 = b.parse_uci_move("e2e4", false).unwrap();
         let e5 = b.make_move(e4).parse_uci_move("e7e5", false).unwrap();
         let line = r.format_info(&info(Score::Centipawns(31), Bound::Exact, vec![e4, e5]));
+        // The search's 31 internal centipawns, normalised at the start position's material.
+        let cp = crate::wdl::MODEL.normalise(31, 78);
         assert_eq!(
             line,
-            "info depth 5 seldepth 7 multipv 1 score cp 31 nodes 12345 nps 1234500 hashfull 3 time 10 pv e2e4 e7e5"
+            format!("info depth 5 seldepth 7 multipv 1 score cp {cp} nodes 12345 nps 1234500 hashfull 3 time 10 pv e2e4 e7e5")
         );
         // An illegal PV move ends the PV.
         let line = r.format_info(&info(Score::Mate(-3), Bound::Lower, vec![e4, e4]));
@@ -361,7 +372,11 @@ mod tests {
     fn wdl_only_when_enabled() {
         let (r, _) = reporter(crate::board::START_FEN, false, true);
         let line = r.format_info(&info(Score::Centipawns(0), Bound::Exact, vec![]));
-        assert!(line.contains(" score cp 0 wdl 120 800 80 "), "{line}");
+        let wdl = crate::wdl::MODEL.wdl(0, 78);
+        let expected = format!(" score cp 0 wdl {} {} {} ", wdl.win, wdl.draw, wdl.loss);
+        assert!(line.contains(&expected), "{line}");
+        let line = r.format_info(&info(Score::Mate(2), Bound::Exact, vec![]));
+        assert!(line.contains(" score mate 2 wdl 1000 0 0 "), "{line}");
         let (r, _) = reporter(crate::board::START_FEN, false, false);
         let line = r.format_info(&info(Score::Centipawns(0), Bound::Exact, vec![]));
         assert!(!line.contains(" wdl "), "{line}");
