@@ -107,12 +107,22 @@ class MatchProgress:
 def match_progress(games: list[PgnGame], engine: str | None = None) -> MatchProgress:
     """Elo of `engine` (default: White of the first game, scripts/match's measured engine)
     against each opponent after every game, as scripts/match computes it: pentanomial once a
-    pair (rounds 2k-1 and 2k, the same opening with colours reversed) is complete."""
+    pair (the same opening with colours reversed: rounds 2k-1 and 2k as scripts/match numbers
+    them, or one Round for both games as fastchess does) is complete."""
     if not games:
         raise ValueError("no finished games in the PGN")
     if engine is None:
         first = min(games, key=lambda g: g.round if g.round is not None else math.inf)
         engine = first.white
+    # scripts/match numbers games (a pair is rounds 2k-1 and 2k); fastchess numbers pairs (both
+    # games of a pair carry the same Round). A Round seen twice with one opponent means the latter.
+    seen: set[tuple[frozenset[str], int]] = set()
+    round_is_pair = False
+    for g in games:
+        if g.round is not None:
+            key = (frozenset((g.white, g.black)), g.round)
+            round_is_pair |= key in seen
+            seen.add(key)
     stats: dict[str, PairingStats] = {}
     progress = MatchProgress(engine)
     for g in games:
@@ -124,7 +134,10 @@ def match_progress(games: list[PgnGame], engine: str | None = None) -> MatchProg
         else:
             score = 1.0 if (g.result == "1-0") == (g.white == engine) else 0.0
         st = stats.setdefault(opponent, PairingStats())
-        pair_id = (g.round - 1) // 2 if g.round is not None else None
+        if g.round is None:
+            pair_id = None
+        else:
+            pair_id = g.round if round_is_pair else (g.round - 1) // 2
         st.add_game(score, pair_id)
         e = st.elo()
         progress.points.setdefault(opponent, []).append((st.games, e.elo, e.error, st.score))

@@ -53,6 +53,21 @@ class PgnTests(unittest.TestCase):
         # The first game alone is a trinomial estimate, and a lone win is +inf.
         self.assertEqual(points[0][1], math.inf)
 
+    def test_fastchess_numbers_pairs(self):
+        # fastchess gives both games of a pair one Round: the same match, numbered its way.
+        fast = "".join([
+            pgn_game(1, "old", "new", "0-1"),
+            pgn_game(1, "new", "old", "1-0"),
+            pgn_game(2, "new", "old", "1/2-1/2"),
+            pgn_game(2, "old", "new", "1-0"),
+            pgn_game(3, "new", "old", "1-0"),
+            pgn_game(3, "old", "new", "1/2-1/2"),
+        ])
+        ours = plots.match_progress(plots.read_pgn_headers(MATCH)).points["old"][-1]
+        theirs = plots.match_progress(plots.read_pgn_headers(fast), engine="new").points["old"][-1]
+        for a, b in zip(ours, theirs):
+            self.assertAlmostEqual(a, b)
+
     def test_the_other_side_and_gauntlets(self):
         progress = plots.match_progress(plots.read_pgn_headers(MATCH), engine="old")
         self.assertAlmostEqual(progress.points["new"][-1][3], 2 / 6)
