@@ -2,11 +2,9 @@
 //! `go infinite`/`ponder`/`ponderhit`, the movetime/nodes/depth/mate limits, tiny clocks, MultiPV,
 //! searchmoves, and "exactly one bestmove per go".
 
-mod uci_common;
-
 use std::time::{Duration, Instant};
 
-use uci_common::{best_of, last_score, EngineProc, QUICK};
+use crate::uci_common::{best_of, last_score, EngineProc, QUICK};
 
 /// White mates in one with Ra8#.
 const MATE_IN_ONE: &str = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
@@ -358,9 +356,9 @@ fn plays_a_one_second_plus_ten_ms_game() {
 
 /// The strict game: no flag at all. Ignored by default because it measures the machine as much
 /// as the engine; run it on an idle machine with
-/// `cargo test --release --test uci_search -- --ignored`.
+/// `cargo test --release --test integration -- --ignored uci_search::`.
 #[test]
-#[ignore]
+#[ignore = "measures the machine as much as the engine: run it on an idle machine"]
 fn never_loses_on_time_at_one_second_plus_ten_ms() {
     play_one_second_game(0);
 }

@@ -74,7 +74,7 @@ fn check_pv(board: &Board, info: &SearchInfo, what: &str) {
 /// The battery: `N FEN` lines, N the exact mate distance in moves for the side to move (negative:
 /// it gets mated), as Stockfish 15.1 reports it at depth 24.
 fn battery() -> Vec<(i32, Board)> {
-    include_str!("data/mates.epd")
+    include_str!("../data/mates.epd")
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {

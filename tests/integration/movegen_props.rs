@@ -1,9 +1,9 @@
 //! Properties of the move generator over many random-game positions, each checked against an
 //! independent slow implementation or against another part of the library.
 
-mod common;
+use crate::common;
 
-use common::for_random_positions;
+use crate::common::for_random_positions;
 use escaque::board::{Board, MoveList};
 use escaque::types::{Color, Move, PieceType, Square};
 

@@ -2,11 +2,9 @@
 //! position handling, Stockfish-style conveniences, Chess960 castling, and every kind of bad
 //! input (each gets one `info string error:` line and changes nothing).
 
-mod uci_common;
-
 use std::time::Duration;
 
-use uci_common::{best_of, binary, EngineProc, QUICK};
+use crate::uci_common::{best_of, binary, EngineProc, QUICK};
 
 const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 

@@ -1,54 +1,51 @@
-//! Syzygy tablebases: escaque's WDL and DTZ probes against python-chess's prober on thousands of
-//! random 3- and 4-piece positions, and won endgames played out with and without the tables.
-//!
-//! The tables are the shared 3-4-piece set (`../shared/data/syzygy`). Where it (or python-chess)
-//! is missing the tests print why and pass, unless `ESCAQUE_REQUIRE_SHARED=1` (CI), where they
-//! fail.
-
-mod common;
+//! Syzygy tablebases. On the 3-piece tables kept in the repository (`tests/data/syzygy`): every
+//! probe agrees with a one-ply search over the tables (WDL and each root move's DTZ sign), and
+//! won endgames are converted with the tables. On the shared 3-4-piece set (`../shared`, ignored
+//! by default; `.ci/run` runs them): the WDL and DTZ probes agree with python-chess's prober on
+//! thousands of random positions. A test that cannot find what it needs fails; none skips.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
-use common::Rng;
+use crate::common::Rng;
 use escaque::board::{Board, Game, Outcome};
 use escaque::search::{Engine, Limits, SearchRequest};
 use escaque::syzygy::{self, Tablebases};
 use escaque::types::Color;
 
-/// Whether missing shared data must fail the test rather than skip it.
-fn required() -> bool {
-    std::env::var("ESCAQUE_REQUIRE_SHARED").is_ok_and(|v| v == "1")
+/// The prober holds one set of tables per process: the tests of this module take turns.
+static ONE_SET: Mutex<()> = Mutex::new(());
+
+fn one_set() -> MutexGuard<'static, ()> {
+    ONE_SET.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Skips (or, when required, fails) a test for a missing prerequisite.
-fn unavailable(test: &str, what: &str) {
-    assert!(
-        !required(),
-        "{test}: {what}, and ESCAQUE_REQUIRE_SHARED=1 says it must be there"
-    );
-    eprintln!("skipping {test}: {what}");
+/// The 3-piece tables kept in the repository.
+fn vendored_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/syzygy")
 }
 
-fn tables_dir(test: &str) -> Option<PathBuf> {
+/// The shared 3-4-piece set; a test that asks for it fails without it.
+fn shared_dir() -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/syzygy");
-    let present = std::fs::read_dir(&dir).is_ok_and(|mut d| d.next().is_some());
-    if !present {
-        unavailable(test, "../shared/data/syzygy not present");
-        return None;
-    }
-    Some(dir)
+    assert!(
+        std::fs::read_dir(&dir).is_ok_and(|mut d| d.next().is_some()),
+        "{} not present: this test needs the shared 3-4-piece tables",
+        dir.display()
+    );
+    dir
 }
 
-fn load(dir: &std::path::Path) -> Arc<Tablebases> {
-    let loaded = syzygy::load(dir.to_str().unwrap()).expect("the shared tables load");
+/// Loads a set and checks it is the one expected: `count` tables of up to `largest` pieces.
+fn load(dir: &std::path::Path, count: usize, largest: u32) -> Arc<Tablebases> {
+    let loaded = syzygy::load(dir.to_str().unwrap()).expect("the tables load");
     let tables = loaded.tables.expect("a set of tables");
-    assert_eq!(tables.count(), 35, "the 3-4-piece set has 35 tables");
-    assert_eq!(tables.dtz_count(), 35);
-    assert_eq!(tables.largest(), 4);
+    assert_eq!(tables.count(), count, "{}", dir.display());
+    assert_eq!(tables.dtz_count(), count);
+    assert_eq!(tables.largest(), largest);
     tables
 }
 
@@ -205,12 +202,11 @@ const POSITIONS: usize = 6000;
 const WITH_MOVES: usize = 400;
 
 #[test]
+#[ignore = "needs ../shared/data/syzygy and python-chess; .ci/run runs it"]
 fn probes_match_python_chess() {
-    let test = "probes_match_python_chess";
-    let Some(dir) = tables_dir(test) else {
-        return;
-    };
-    let tables = load(&dir);
+    let _one_set = one_set();
+    let dir = shared_dir();
+    let tables = load(&dir, 35, 4);
     let boards = random_positions(POSITIONS, 0x5eed_7ab1e);
     // Each position, then (for the first WITH_MOVES) the position after each legal move.
     let mut fens: Vec<String> = boards.iter().map(Board::to_fen).collect();
@@ -220,13 +216,8 @@ fn probes_match_python_chess() {
         .collect();
     fens.extend(children.iter().flatten().map(Board::to_fen));
     let start = Instant::now();
-    let Some(answers) = python_probes(&dir, &fens) else {
-        unavailable(
-            test,
-            "python3 with python-chess (`pip install chess`) not available",
-        );
-        return;
-    };
+    let answers = python_probes(&dir, &fens)
+        .expect("python3 with python-chess (`pip install chess`) is needed for this test");
     eprintln!(
         "python-chess probed {} positions in {:.1} s",
         fens.len(),
@@ -280,12 +271,63 @@ fn probes_match_python_chess() {
     assert!(ep >= 100 && by_size[3] >= 1000 && by_size[4] >= 3000);
 }
 
+/// The value of the position after a move, for the side that made it (-2 to 2), from the rules
+/// where they decide (mate, stalemate, bare kings) and from the tables otherwise.
+fn value_after(tables: &Tablebases, child: &Board) -> i32 {
+    if child.is_checkmate() {
+        2
+    } else if child.is_stalemate() || child.occupied().count() == 2 {
+        0
+    } else {
+        -tables.probe_wdl(child).expect("a 3-piece child").signed()
+    }
+}
+
+/// Every 3-piece probe agrees with a one-ply search over the tables: a position's WDL is the best
+/// of its children's, and each root move's DTZ has the sign of what the move keeps. Promotions
+/// reach KQvK, KRvK, KBvK and KNvK, captures bare kings, so every table is read.
+#[test]
+fn vendored_tables_agree_with_a_one_ply_search() {
+    let _one_set = one_set();
+    let tables = load(&vendored_dir(), 5, 3);
+    let mut rng = Rng(0x3_71ece5);
+    let (mut positions, mut by_value, mut moves_checked) = (0, [0usize; 5], 0);
+    while positions < 3000 {
+        let (piece, white) = (PIECES[rng.below(5)], rng.below(2) == 0);
+        let Some(board) = place(&mut rng, &[(piece, white)]) else {
+            continue;
+        };
+        let moves = board.legal_moves();
+        if moves.is_empty() {
+            continue;
+        }
+        let fen = board.to_fen();
+        let wdl = tables.probe_wdl(&board).expect("WDL probe").signed();
+        let children: Vec<i32> = moves
+            .iter()
+            .map(|&mv| value_after(&tables, &board.make_move(mv)))
+            .collect();
+        assert_eq!(Some(&wdl), children.iter().max(), "WDL of {fen}");
+        let (_, root) = tables.probe_root(&board).expect("DTZ probe");
+        assert_eq!(root.len(), moves.len(), "{fen}");
+        for (&mv, &value) in moves.iter().zip(&children) {
+            let dtz = root.iter().find(|m| m.mv == mv).expect("every move").dtz;
+            assert_eq!(dtz.signum(), value.signum(), "DTZ after {mv:?} from {fen}");
+            moves_checked += 1;
+        }
+        by_value[(wdl + 2) as usize] += 1;
+        positions += 1;
+    }
+    eprintln!("{positions} positions ({by_value:?} by WDL), {moves_checked} root moves agree");
+    assert!(by_value[0] >= 200 && by_value[2] >= 200 && by_value[4] >= 200);
+}
+
 /// How a game of `attacker` against a defender that has the tables ended, with the plies
 /// played: the attacker (White) searches `nodes` nodes a move, with or without the tables.
 fn play_out(fen: &str, dir: Option<&std::path::Path>, nodes: u64) -> (Option<Outcome>, usize) {
     let mut attacker = Engine::new();
     let mut defender = Engine::new();
-    let tables = tables_dir("play_out").expect("checked by the caller");
+    let tables = vendored_dir();
     defender
         .set_syzygy_path(tables.to_str().unwrap())
         .expect("tables load");
@@ -331,7 +373,7 @@ impl escaque::search::Reporter for BestMove {
 /// Won endgames, White to move, chosen for long DTZ among random positions of their kind.
 const WON: [(&str, &str); 3] = [
     ("KRvK", "K7/8/6R1/8/8/4k3/8/8 w - - 0 1"),
-    ("KQvKR", "7Q/8/8/8/2r5/8/2k5/K7 w - - 0 1"),
+    ("KQvK", "K7/8/8/8/8/8/6Q1/3k4 w - - 0 1"),
     ("KPvK", "8/8/8/6k1/8/8/2P4K/8 w - - 0 1"),
 ];
 /// Nodes a move for both sides.
@@ -339,10 +381,8 @@ const NODES: u64 = 2000;
 
 #[test]
 fn tables_convert_won_endgames() {
-    let test = "tables_convert_won_endgames";
-    let Some(dir) = tables_dir(test) else {
-        return;
-    };
+    let _one_set = one_set();
+    let dir = vendored_dir();
     let mut failures_without = 0;
     for (name, fen) in WON {
         let (with, plies_with) = play_out(fen, Some(&dir), NODES);

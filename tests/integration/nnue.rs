@@ -2,14 +2,11 @@
 //! refresh, the vector path against the portable one, and both against the plain integer
 //! reference of the file format; and the `EvalFile` option over UCI.
 
-mod common;
-mod uci_common;
-
-use common::{for_random_positions, Rng};
+use crate::common::{for_random_positions, Rng};
+use crate::uci_common::{EngineProc, QUICK};
 use escaque::board::Board;
 use escaque::nnue::format::QuantisedNetwork;
 use escaque::nnue::{evaluate_board, Accumulator, AccumulatorStack, Architecture, Network};
-use uci_common::{EngineProc, QUICK};
 
 /// Active features of `board` from each perspective, side to move first, computed the plain way
 /// from the architecture's definition.

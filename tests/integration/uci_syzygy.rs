@@ -1,13 +1,11 @@
 //! The Syzygy options through the UCI binary: declared as Stockfish declares them, a path that
 //! cannot be used (missing, a file, no tables, corrupt tables) answered by one `info string`,
-//! changing nothing, with the engine still working, and with the shared tables loaded, TB wins reported as `score cp`
-//! (never `score mate`) with `tbhits`.
-
-mod uci_common;
+//! changing nothing, with the engine still working, and with the repository's 3-piece tables
+//! loaded, TB wins reported as `score cp` (never `score mate`) with `tbhits`.
 
 use std::path::PathBuf;
 
-use uci_common::{EngineProc, QUICK};
+use crate::uci_common::{EngineProc, QUICK};
 
 /// A KRvK win whose mate is 16 moves away: too far for a shallow search to see.
 const KRVK: &str = "K7/8/6R1/8/8/4k3/8/8 w - - 0 1";
@@ -106,21 +104,14 @@ fn unusable_paths_get_one_info_string_and_the_engine_plays_on() {
 
 #[test]
 fn tablebase_wins_are_reported_as_centipawns_with_tbhits() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/syzygy");
-    if !dir.is_dir() {
-        assert!(
-            std::env::var("ESCAQUE_REQUIRE_SHARED").as_deref() != Ok("1"),
-            "../shared/data/syzygy is missing and ESCAQUE_REQUIRE_SHARED=1"
-        );
-        eprintln!("skipping: ../shared/data/syzygy not present");
-        return;
-    }
+    // The 3-piece tables kept in the repository.
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/syzygy");
     let mut e = EngineProc::start();
     e.handshake();
     let said = set_path(&mut e, &format!("/no/such/dir:{}", dir.display()));
     assert_eq!(
         said.last().map(String::as_str),
-        Some("info string Found 35 tablebases (35 WDL, 35 DTZ, up to 4 pieces)"),
+        Some("info string Found 5 tablebases (5 WDL, 5 DTZ, up to 3 pieces)"),
         "{said:?}"
     );
     let lines = still_plays(&mut e);
@@ -130,8 +121,8 @@ fn tablebase_wins_are_reported_as_centipawns_with_tbhits() {
         assert!(line.contains(" score cp 19999 "), "{line}");
         assert!(line.contains(" tbhits "), "{line}");
     }
-    // A drawn KRvKR: the tables' draw, and every line carries tbhits.
-    e.send("position fen 8/8/4k3/2r5/8/8/7R/K7 w - - 0 1");
+    // A drawn KPvK (the rook pawn's corner): the tables' draw, and every line carries tbhits.
+    e.send("position fen k7/8/8/8/8/8/P7/K7 w - - 0 1");
     e.send("go depth 4");
     let (lines, _) = e.bestmove(QUICK);
     assert!(

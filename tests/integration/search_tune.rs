@@ -107,7 +107,7 @@ fn weight_table_round_trips() {
     assert!(text.starts_with("#[rustfmt::skip]\npub static PARAMS: [S; NUM_PARAMS] = ["));
     assert_eq!(parse_table(&text), PARAMS.to_vec());
     // weights.rs is the tuner's output as written, after its header: no hand edits.
-    assert!(include_str!("../src/eval/weights.rs").ends_with(&text));
+    assert!(include_str!("../../src/eval/weights.rs").ends_with(&text));
     let epd = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 c9 \"1/2-1/2\";\n\
                8/1N4pk/8/5p2/2bb3P/6r1/R2K4/5R2 b - - 0 76 c9 \"0-1\";\n";
     let config = tune::TuneConfig {

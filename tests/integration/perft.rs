@@ -1,5 +1,7 @@
-//! Perft node counts: the six classic positions under plain `cargo test`, and the shared EPD
-//! suites (128 standard + 960 Chess960 positions) when ../shared is present.
+//! Perft node counts: the six classic positions and samples of the EPD suites under plain
+//! `cargo test`; the whole shared suites (128 standard + 960 Chess960 positions, ../shared) are
+//! ignored by default and run by `.ci/run` (`cargo test --release --test integration -- --ignored
+//! perft::`).
 
 use std::path::PathBuf;
 
@@ -158,21 +160,14 @@ fn parse_suite(text: &str) -> Vec<SuiteEntry> {
         .collect()
 }
 
-/// A suite from ../shared/data/perft. Missing, it is skipped with a message, unless
-/// `ESCAQUE_REQUIRE_SHARED=1` (CI sets it where ../shared is present): then the test fails.
-fn load_shared_suite(name: &str) -> Option<Vec<SuiteEntry>> {
+/// A suite from ../shared/data/perft; a test that asks for one fails without it.
+fn load_shared_suite(name: &str) -> Vec<SuiteEntry> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/data/perft")
         .join(name);
     match std::fs::read_to_string(&path) {
-        Ok(text) => Some(parse_suite(&text)),
-        Err(e) if std::env::var_os("ESCAQUE_REQUIRE_SHARED").is_some_and(|v| v == "1") => {
-            panic!("{}: {e} (ESCAQUE_REQUIRE_SHARED=1)", path.display())
-        }
-        Err(_) => {
-            eprintln!("skipping {name}: ../shared/data/perft not present");
-            None
-        }
+        Ok(text) => parse_suite(&text),
+        Err(e) => panic!("{}: {e} (this test needs ../shared)", path.display()),
     }
 }
 
@@ -191,9 +186,7 @@ fn check_suite(suite: &[SuiteEntry], max_depth: u32) -> usize {
 }
 
 fn run_suite(name: &str, max_depth: u32, expected_positions: usize) {
-    let Some(suite) = load_shared_suite(name) else {
-        return;
-    };
+    let suite = load_shared_suite(name);
     assert_eq!(suite.len(), expected_positions);
     check_suite(&suite, max_depth);
 }
@@ -221,25 +214,27 @@ fn sample_suites_in_the_repository() {
 }
 
 #[test]
+#[ignore = "needs ../shared/data/perft; .ci/run runs it"]
 fn standard_suite_shallow() {
     run_suite("standard.epd", 4, 128);
 }
 
 #[test]
+#[ignore = "needs ../shared/data/perft; .ci/run runs it"]
 fn chess960_suite_shallow() {
     run_suite("fischer.epd", 3, 960);
 }
 
-/// The whole standard suite to depth 6 (about 4.4 billion nodes); run by .ci/run.
+/// The whole standard suite to depth 6 (about 4.4 billion nodes).
 #[test]
-#[ignore]
+#[ignore = "needs ../shared/data/perft and minutes; .ci/run runs it"]
 fn standard_suite_full() {
     run_suite("standard.epd", 6, 128);
 }
 
-/// The Chess960 suite to depth 5 (about 17 billion nodes); run by .ci/run.
+/// The Chess960 suite to depth 5 (about 17 billion nodes).
 #[test]
-#[ignore]
+#[ignore = "needs ../shared/data/perft and minutes; .ci/run runs it"]
 fn chess960_suite_deep() {
     run_suite("fischer.epd", 5, 960);
 }
