@@ -1,21 +1,22 @@
-//! escaque: a UCI chess engine. The rules (`types`, `attacks`, `board`) never depend on the search.
+//! escaque: a UCI chess engine. The engine reads floor by floor: the rules (`types`, `attacks`,
+//! `board`, which never depend on the search), the evaluation (`nnue`, and `eval`, the
+//! hand-crafted fallback), the endgame tables (`syzygy`), the transposition table (`tt`), the
+//! search, and the UCI front end (`uci`, with `bench` and `perft`'s counting). `command_line` is
+//! the program's command line; the developer tools live apart, in `tools` (the `tools` feature).
 
 pub mod attacks;
 pub mod bench;
 pub mod board;
-pub mod cli;
-pub mod data;
-pub mod datagen;
+pub mod command_line;
 pub mod eval;
 pub mod event;
-pub mod fuzz;
 pub(crate) mod memory;
 pub mod nnue;
 pub mod perft;
 pub mod search;
 pub mod syzygy;
-pub mod train;
+#[cfg(feature = "tools")]
+pub mod tools;
 pub mod tt;
-pub mod tune;
 pub mod types;
 pub mod uci;

@@ -1,6 +1,6 @@
 //! Every evaluation weight sits in one flat table (its values in `weights.rs`), indexed through the
 //! named offsets below. Each entry is an `S` pair (middlegame, endgame) in centipawns. The Texel
-//! tuner (`src/tune/`) reads the same offsets and writes a replacement for [`PARAMS`].
+//! tuner (`src/tools/tune/`) reads the same offsets and writes a replacement for [`PARAMS`].
 
 use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 

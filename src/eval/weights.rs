@@ -1,5 +1,5 @@
 //! The evaluation weights the engine plays with, indexed by the offsets in `params.rs`. Written by
-//! `escaque tune` (see `src/tune/`); regenerate rather than edit by hand.
+//! `escaque tune` (see `src/tools/tune/`); regenerate rather than edit by hand.
 //!
 //! Tune: 695k positions from `escaque datagen` self-play (6000 nodes per move, 8 random opening
 //! plies, seeds 1001 and 2002) plus the 65k Debian-engine positions in ../shared/data/tuning,

@@ -210,17 +210,20 @@ impl Uci {
 
     /// Runs command-line arguments as commands (`escaque bench`, `escaque "go perft 3"`): each
     /// argument that contains a space is a command of its own, otherwise all are joined into one.
-    /// A finite search is waited for; an infinite or ponder search is stopped.
-    pub fn run_args(&mut self, args: &[String]) {
+    /// A finite search is waited for; an infinite or ponder search is stopped. Stops at the
+    /// first command that reports an error (give this controller [`Output::command_line`] to
+    /// have errors on stderr); whether every command succeeded.
+    pub fn run_args(&mut self, args: &[String]) -> bool {
         let commands: Vec<String> = if args.iter().any(|a| a.contains(char::is_whitespace)) {
             args.to_vec()
         } else {
             vec![args.join(" ")]
         };
         for command in &commands {
-            if self.execute(command, Instant::now()) == Flow::Quit {
+            let flow = self.execute(command, Instant::now());
+            if flow == Flow::Quit || self.out.failed() {
                 self.shutdown();
-                return;
+                return !self.out.failed();
             }
         }
         if self.last_go_holds {
@@ -228,6 +231,7 @@ impl Uci {
         }
         self.wait();
         self.settle();
+        !self.out.failed()
     }
 
     /// Waits until the running search (which must be one that ends by itself), perft or bench
@@ -689,7 +693,8 @@ impl Uci {
     fn help(&self) {
         self.out.info_string(
             "commands: uci isready setoption ucinewgame position go stop ponderhit quit debug \
-             register d eval bench [depth] go perft <depth> help",
+             register d eval bench [depth] go perft <depth> help; the command-line tools: \
+             escaque --help",
         );
     }
 }

@@ -2,7 +2,7 @@
 
 use std::process::Command;
 
-use escaque::tune;
+use escaque::tools::tune;
 
 fn escaque(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_escaque"))
@@ -136,34 +136,43 @@ fn datagen_then_tune_round_trip() {
     let empty = dir.join("empty.epd");
     std::fs::write(&empty, "no positions here\n").unwrap();
     let data = data.to_str().unwrap();
-    for (args, reason) in [
+    // Bad settings are refused by the argument parser (status 2), a file without labelled
+    // positions by the tuner (status 1), each with its reason.
+    for (args, status, reason) in [
         (
             vec!["tune", data, "--l2", "-1"],
-            "--l2 needs a non-negative number",
+            2,
+            "invalid value '-1' for '--l2 <L2>'",
         ),
         (
             vec!["tune", data, "--lr", "inf"],
-            "--lr needs a non-negative number",
+            2,
+            "invalid value 'inf' for '--lr <LR>'",
         ),
-        (vec!["tune", data, "--lr", "fast"], "--lr needs a number"),
+        (
+            vec!["tune", data, "--lr", "fast"],
+            2,
+            "invalid value 'fast' for '--lr <LR>'",
+        ),
         (
             vec!["tune", empty.to_str().unwrap()],
+            1,
             "no labelled positions",
         ),
     ] {
         let out = escaque(&args);
-        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert_eq!(out.status.code(), Some(status), "{args:?}");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.contains(reason), "{args:?}: {stderr}");
     }
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Arguments the parser refuses: a message on stderr and status 2, as clap gives them.
 #[test]
-fn bad_arguments_fail_with_a_message() {
+fn bad_arguments_fail_with_status_2() {
     for args in [
         &["tune"][..],
-        &["tune", "/nonexistent/file.epd"],
         &["datagen"],
         &["datagen", "/tmp/x.epd", "--games", "many"],
         &["datagen", "/tmp/x.epd", "--colour", "red"],
@@ -174,20 +183,45 @@ fn bad_arguments_fail_with_a_message() {
             "18446744073709551615",
         ],
         &["datagen", "/tmp/escaque-x.bin", "--threads", "0"],
+        &["datagen", "/tmp/escaque-x.bin", "--threads", "1025"],
+        &["datagen", "/tmp/escaque-x.bin", "--hash", "65537"],
         &["data"],
+        &["data", "dedup", "/tmp/escaque-y.bin"],
+        &["data", "interleave", "a.bin", "b.bin", "--shuffle", "1"],
+        &["data", "filter", "a.bin", "b.bin", "--seed", "1"],
+        &["data", "filter", "a.bin", "b.bin", "--max-score", "big"],
+        &["train"],
+        &["fuzz", "--target", "fen"],
+        &["fuzz", "--target", "xml", "--cases", "1"],
+        &["bench", "abc"],
+        &["--frobnicate"],
+    ] {
+        let out = escaque(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        // An error line, or (a tool named without its command) the tool's usage.
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.starts_with("error: ") || stderr.contains("\nUsage: escaque "),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+/// A tool that cannot do its work (a missing file): a message on stderr and status 1.
+#[test]
+fn failures_fail_with_status_1() {
+    for args in [
+        &["tune", "/nonexistent/file.epd"][..],
         &["data", "stats", "/nonexistent.bin"],
         &["data", "shuffle", "/nonexistent.bin", "/tmp/escaque-y.bin"],
         &["data", "dedup", "/nonexistent.bin", "/tmp/escaque-y.bin"],
-        &["data", "dedup", "/tmp/escaque-y.bin"],
         &[
             "data",
             "interleave",
             "/nonexistent.bin",
             "/tmp/escaque-y.bin",
         ],
-        &["data", "interleave", "a.bin", "b.bin", "--shuffle", "1"],
-        &["data", "filter", "a.bin", "b.bin", "--seed", "1"],
-        &["data", "filter", "a.bin", "b.bin", "--max-score", "big"],
     ] {
         let out = escaque(args);
         assert_eq!(out.status.code(), Some(1), "{args:?}");
@@ -196,4 +230,57 @@ fn bad_arguments_fail_with_a_message() {
             "{args:?}"
         );
     }
+}
+
+/// `--help` (of the program and of each tool) and `--version`: on stdout, status 0.
+#[test]
+fn help_and_version() {
+    let out = escaque(&["--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    let help = String::from_utf8_lossy(&out.stdout);
+    for tool in [
+        "bench",
+        "perft",
+        "datagen",
+        "data",
+        "train",
+        "tune",
+        "fuzz",
+        "find-magics",
+    ] {
+        assert!(help.contains(&format!("\n  {tool} ")), "{tool}: {help}");
+        let out = escaque(&[tool, "--help"]);
+        assert_eq!(out.status.code(), Some(0), "{tool}");
+        let usage = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            usage.contains(&format!("Usage: escaque {tool}")),
+            "{tool}: {usage}"
+        );
+        assert!(out.stderr.is_empty(), "{tool}");
+    }
+    let out = escaque(&["data", "filter", "--help"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("--drop-in-check"));
+    let out = escaque(&["--version"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("escaque {}\n", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+/// UCI commands given as arguments stop at the first error: the message on stderr, status 2,
+/// and nothing after it runs.
+#[test]
+fn uci_commands_as_arguments_stop_at_the_first_error() {
+    let out = escaque(&["position fen bad", "go depth 3"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.starts_with("error: invalid FEN 'bad'"), "{stderr}");
+    assert!(out.stdout.is_empty(), "the search must not run");
+    let out = escaque(&["position startpos moves e2e4", "go depth 3"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\nbestmove "));
+    let out = escaque(&["go", "perft", "2"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Nodes searched: 400"));
 }

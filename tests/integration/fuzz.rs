@@ -1,10 +1,10 @@
-//! The fuzz harness (`escaque::fuzz`, also `examples/fuzz.rs` for long campaigns) at CI size,
+//! The fuzz harness (`escaque::tools::fuzz`, also `escaque fuzz` for long campaigns) at CI size,
 //! with fixed seeds, and issue 13's crash inputs as regression tests of the UCI controller.
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use escaque::fuzz::{self, Config, Target};
+use escaque::tools::fuzz::{self, Config, Target};
 use escaque::uci::output::test_support::Captured;
 use escaque::uci::{Output, Uci};
 

@@ -239,8 +239,8 @@ fn chess960_suite_deep() {
     run_suite("fischer.epd", 5, 960);
 }
 
-/// The perft command line refuses what it cannot count with a message and exit status 1
-/// instead of aborting.
+/// The perft command line refuses what it cannot count with a message and exit status 2 (bad
+/// arguments, as clap's) instead of aborting.
 #[test]
 fn perft_cli_refuses_bad_input() {
     let run = |args: &[&str]| {
@@ -267,16 +267,26 @@ fn perft_cli_refuses_bad_input() {
             "black has 29 pieces",
         ),
         // Digits only.
-        (&["perft", "+3"], "invalid perft depth"),
+        (&["perft", "+3"], "invalid value '+3' for '<DEPTH>'"),
+        (&["perft", "21"], "invalid value '21' for '<DEPTH>'"),
+        (&["perft", "--help3"], "unexpected argument '--help3'"),
+        (&["perft", "4", "--frobnicate"], "unexpected argument"),
         (
             &["perft", "3", "--threads", "+2"],
-            "--threads needs a number",
+            "invalid value '+2' for '--threads <THREADS>'",
         ),
-        (&["perft", "3", "--hash", "+16"], "--hash needs a number"),
+        (
+            &["perft", "3", "--threads", "0"],
+            "expected a whole number from 1 to 1024",
+        ),
+        (
+            &["perft", "3", "--hash", "99999999"],
+            "expected a whole number from 0 to 65536",
+        ),
     ] {
         let out = run(args);
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(
             stderr.starts_with("error: ") && stderr.contains(reason),
             "{args:?}: {stderr}"

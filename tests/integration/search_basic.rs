@@ -128,23 +128,31 @@ fn node_limit_is_honoured() {
     );
     assert_eq!(c.best.lock().unwrap().len(), 1);
     assert!(c.best.lock().unwrap()[0].0.is_some());
-    // The count the search returns stops at the limit: the main thread checks it at every node.
-    for limit in [1, 300, 5000, 40_000] {
-        let mut engine = Engine::new();
-        let limits = Limits {
-            nodes: Some(limit),
-            ..Limits::default()
-        };
-        let board = Board::from_fen(fen).unwrap();
-        let nodes = engine
+    // The count the search returns stops at the limit (the main thread checks it at every node)
+    // once the first iteration is complete: that one always completes, so the move played was
+    // searched even under `go nodes 1`.
+    let nodes_of = |limits: Limits| {
+        Engine::new()
             .search_sync(
-                SearchRequest::fixed(board, Vec::new(), limits),
+                SearchRequest::fixed(Board::from_fen(fen).unwrap(), Vec::new(), limits),
                 Arc::new(Capture::default()),
             )
-            .expect("a finite search");
+            .expect("a finite search")
+    };
+    let first_iteration = nodes_of(Limits {
+        depth: Some(1),
+        ..Limits::default()
+    });
+    assert!(first_iteration > 300, "{first_iteration}");
+    for limit in [0, 1, 300, 5000, 40_000] {
+        let nodes = nodes_of(Limits {
+            nodes: Some(limit),
+            ..Limits::default()
+        });
+        let stop = limit.max(first_iteration);
         assert!(
-            (limit..=limit + 16).contains(&nodes),
-            "go nodes {limit}: {nodes} nodes"
+            (stop..=stop + 16).contains(&nodes),
+            "go nodes {limit}: {nodes} nodes (first iteration {first_iteration})"
         );
     }
 }

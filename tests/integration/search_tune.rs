@@ -3,7 +3,7 @@
 //! data file's labels). These tests check that parsing and feature extraction work, that the tuner's linear model is the engine's evaluation, and that the weight
 //! table round-trips.
 
-use escaque::tune;
+use escaque::tools::tune;
 
 #[test]
 fn parses_labelled_lines() {

@@ -206,6 +206,16 @@ fn nodes_depth_and_mate_limits_finish() {
         .expect("nodes in the last info line");
     assert!(nodes <= 40_000, "go nodes 20000 searched {nodes}");
 
+    // Even `go nodes 0` plays a searched move: the first iteration always completes.
+    e.send("go nodes 0");
+    let (lines, best) = e.bestmove(QUICK);
+    check_search_output(&lines);
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 1 ")),
+        "{lines:?}"
+    );
+    assert_ne!(best, "bestmove (none)");
+
     e.send("go depth 4");
     let (lines, _) = e.bestmove(QUICK);
     check_search_output(&lines);
