@@ -26,19 +26,18 @@ pub use thread::{to_uci_score, TB_CENTIPAWNS};
 pub use time::TimeManager;
 
 use crate::board::Board;
+use crate::evaluation::Evaluation;
 use crate::event::Event;
-use crate::nnue::Network;
 use crate::syzygy::{self, Tablebases};
 use crate::tt::TranspositionTable;
 use crate::types::Move;
 use thread::{TbUse, ThreadData};
 
-/// Gives every thread the engine's evaluation (the network is shared, not copied).
-fn set_evaluation(pool: &mut [ThreadData], network: &Arc<Network>, use_nnue: bool) {
+/// Gives every thread the search's evaluation (a network is shared, not copied).
+fn set_evaluation(pool: &mut [ThreadData], evaluation: &Evaluation) {
     for td in pool {
-        td.use_nnue = use_nnue;
-        if !Arc::ptr_eq(&td.net, network) {
-            td.net = Arc::clone(network);
+        if !td.eval.same_as(evaluation) {
+            td.eval = evaluation.clone();
         }
     }
 }
@@ -104,10 +103,8 @@ pub struct Engine {
     /// Set just before the running search's `bestmove` is reported.
     answered: Arc<Event>,
     threads: usize,
-    /// The evaluation network every search thread uses.
-    network: Arc<Network>,
-    /// Whether the network evaluates (`Use NNUE`), or the hand-crafted evaluation.
-    use_nnue: bool,
+    /// What the next search evaluates with.
+    evaluation: Evaluation,
     /// The Syzygy tables (`SyzygyPath`), shared with every search thread, and how to probe them.
     tablebases: Option<Arc<Tablebases>>,
     tb_settings: TbSettings,
@@ -150,8 +147,6 @@ impl Default for Engine {
 
 impl Engine {
     pub const DEFAULT_HASH_MB: usize = 16;
-    /// Whether the network is the evaluation unless `Use NNUE` says otherwise.
-    pub const DEFAULT_USE_NNUE: bool = true;
 
     pub fn new() -> Engine {
         Engine {
@@ -162,8 +157,7 @@ impl Engine {
             last_nodes: Arc::new(AtomicU64::new(0)),
             answered: Arc::new(Event::default()),
             threads: 1,
-            network: Network::default_network(),
-            use_nnue: Self::DEFAULT_USE_NNUE,
+            evaluation: Evaluation::default(),
             tablebases: None,
             tb_settings: TbSettings::default(),
         }
@@ -193,7 +187,8 @@ impl Engine {
         pool.truncate(threads);
         let worker_reporter = Arc::clone(&reporter);
         let worker_request = request.clone();
-        let (network, use_nnue) = (Arc::clone(&self.network), self.use_nnue);
+        // The evaluation is chosen here, once for the whole search.
+        let evaluation = self.evaluation.clone();
         let (tablebases, tb_settings) = (self.tablebases.clone(), self.tb_settings);
         let spawned = std::thread::Builder::new()
             .name("search".into())
@@ -212,7 +207,7 @@ impl Engine {
                     reporter.best_move(None, None);
                     return pool;
                 }
-                set_evaluation(&mut pool, &network, use_nnue);
+                set_evaluation(&mut pool, &evaluation);
                 if pool.len() < threads {
                     reporter.message(&format!(
                         "memory for only {} of {threads} search threads; searching with {}",
@@ -247,7 +242,7 @@ impl Engine {
                 self.signals.hold.store(false, Ordering::Release);
                 self.signals.pondering.store(false, Ordering::Release);
                 let mut pool: Vec<ThreadData> = ThreadData::try_new(0).into_iter().collect();
-                set_evaluation(&mut pool, &self.network, self.use_nnue);
+                set_evaluation(&mut pool, &self.evaluation);
                 if pool.is_empty() {
                     reporter.best_move(None, None);
                 } else {
@@ -396,24 +391,14 @@ impl Engine {
         self.tt.clear();
     }
 
-    /// Replaces the evaluation network (waits for a running search first).
-    pub fn set_network(&mut self, network: Arc<Network>) {
+    /// What the next searches evaluate with (waits for a running search first).
+    pub fn set_evaluation(&mut self, evaluation: Evaluation) {
         self.wait();
-        self.network = network;
+        self.evaluation = evaluation;
     }
 
-    /// `Use NNUE`: the network, or the hand-crafted evaluation (waits for a running search).
-    pub fn set_use_nnue(&mut self, on: bool) {
-        self.wait();
-        self.use_nnue = on;
-    }
-
-    pub fn use_nnue(&self) -> bool {
-        self.use_nnue
-    }
-
-    pub fn network(&self) -> &Arc<Network> {
-        &self.network
+    pub fn evaluation(&self) -> &Evaluation {
+        &self.evaluation
     }
 
     /// `SyzygyPath`: loads the tables of `path` (directories separated by `:`), or drops them

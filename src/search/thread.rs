@@ -15,11 +15,11 @@ use super::report::wdl;
 use super::tablebase::{self, RootTb, TbSettings};
 use super::{Bound, Reporter, Score, SearchInfo, SearchRequest, SearchSignals, TimeManager};
 use crate::board::Board;
-use crate::nnue::{AccumulatorStack, Network};
+use crate::evaluation::Evaluation;
+use crate::nnue::AccumulatorStack;
 use crate::syzygy::Tablebases;
 use crate::tt::TranspositionTable;
 use crate::types::Move;
-use std::sync::Arc;
 
 /// One ply of the search stack.
 #[derive(Copy, Clone)]
@@ -102,11 +102,10 @@ pub struct ThreadData {
     pub seldepth: usize,
     pub stopped: bool,
     pub completed_depth: i32,
-    /// The evaluation network and this thread's accumulators, one per ply.
-    pub net: Arc<Network>,
+    /// What this search evaluates with, and (for a network) this thread's accumulators, one
+    /// per ply.
+    pub eval: Evaluation,
     pub nnue: AccumulatorStack,
-    /// Whether the network evaluates (`Use NNUE`); otherwise the hand-crafted evaluation.
-    pub use_nnue: bool,
 }
 
 impl ThreadData {
@@ -135,9 +134,8 @@ impl ThreadData {
             seldepth: 0,
             stopped: false,
             completed_depth: 0,
-            net: Network::default_network(),
+            eval: Evaluation::default(),
             nnue: AccumulatorStack::try_new(MAX_PLY + 8)?,
-            use_nnue: true,
         })
     }
 
@@ -149,8 +147,8 @@ impl ThreadData {
 
     fn prepare(&mut self, request: &SearchRequest) {
         self.root_board = request.board;
-        if self.use_nnue {
-            self.nnue.reset(&self.net, &request.board);
+        if let Evaluation::Network(net) = &self.eval {
+            self.nnue.reset(net, &request.board);
         }
         self.keys.clear();
         self.keys.extend_from_slice(&request.history);

@@ -27,7 +27,9 @@ pub use options::{OptionChange, Options, OPTIONS};
 pub use output::{Output, OutputWriter, UciReporter};
 
 use crate::board::{Board, Game};
+use crate::evaluation::Evaluation;
 use crate::event::Event;
+use crate::nnue::Network;
 use crate::search::{Engine, SearchRequest};
 use crate::types::Move;
 
@@ -89,13 +91,13 @@ enum Deferred {
     Hash(usize),
     Threads(usize),
     ClearHash,
-    UseNnue(bool),
+    /// `Use NNUE` or `EvalFile` changed: what the next searches evaluate with.
+    Evaluation(Evaluation),
     SyzygyPath(String),
     SyzygyProbeDepth(i32),
     Syzygy50MoveRule(bool),
     SyzygyProbeLimit(u32),
     NewGame,
-    Network(Arc<crate::nnue::Network>),
 }
 
 /// A `go perft` or `bench` running on its own thread.
@@ -156,6 +158,8 @@ pub struct Uci {
     job: Option<Job>,
     game: Game,
     options: Options,
+    /// The network `EvalFile` names (loaded, whether `Use NNUE` is on or not).
+    network: Arc<Network>,
     deferred: Vec<Deferred>,
     /// Whether the last `go` was `infinite` or `ponder` (it will not end by itself).
     last_go_holds: bool,
@@ -175,6 +179,7 @@ impl Uci {
             job: None,
             game: Game::new(Board::startpos()),
             options: Options::default(),
+            network: Network::default_network(),
             deferred: Vec::new(),
             last_go_holds: false,
             events: None,
@@ -326,7 +331,7 @@ impl Uci {
             }
             Deferred::Threads(n) => self.engine.set_threads(*n),
             Deferred::ClearHash => self.engine.clear_hash(),
-            Deferred::UseNnue(on) => self.engine.set_use_nnue(*on),
+            Deferred::Evaluation(evaluation) => self.engine.set_evaluation(evaluation.clone()),
             Deferred::SyzygyPath(path) => match self.engine.set_syzygy_path(path) {
                 Ok(lines) => lines.iter().for_each(|l| self.out.info_string(l)),
                 Err(e) => self.out.error(&e),
@@ -347,7 +352,6 @@ impl Uci {
                 self.engine.set_tb_settings(settings);
             }
             Deferred::NewGame => self.engine.new_game(),
-            Deferred::Network(net) => self.engine.set_network(Arc::clone(net)),
         }
     }
 
@@ -424,7 +428,10 @@ impl Uci {
             Ok(OptionChange::Hash(mb)) => self.engine_work(Deferred::Hash(mb)),
             Ok(OptionChange::Threads(n)) => self.engine_work(Deferred::Threads(n)),
             Ok(OptionChange::ClearHash) => self.engine_work(Deferred::ClearHash),
-            Ok(OptionChange::UseNnue(on)) => self.engine_work(Deferred::UseNnue(on)),
+            Ok(change @ OptionChange::UseNnue(_)) => {
+                self.options.apply(&change);
+                self.engine_work(Deferred::Evaluation(self.evaluation()));
+            }
             Ok(OptionChange::SyzygyPath(path)) => self.set_syzygy_path(path),
             Ok(OptionChange::SyzygyProbeDepth(d)) => {
                 self.engine_work(Deferred::SyzygyProbeDepth(d))
@@ -458,9 +465,9 @@ impl Uci {
     /// changes nothing; the switch itself waits for a running search to end.
     fn load_network(&mut self, path: String) {
         let loaded = if path == options::DEFAULT_EVAL_FILE {
-            Ok(crate::nnue::Network::default_network())
+            Ok(Network::default_network())
         } else {
-            crate::nnue::Network::load(&path).map(Arc::new)
+            Network::load(&path).map(Arc::new)
         };
         match loaded {
             Ok(net) => {
@@ -471,7 +478,8 @@ impl Uci {
                     net.describe()
                 ));
                 self.options.apply(&OptionChange::EvalFile(path));
-                self.engine_work(Deferred::Network(net));
+                self.network = net;
+                self.engine_work(Deferred::Evaluation(self.evaluation()));
             }
             Err(e) => self.out.error(&format!(
                 "option 'EvalFile': {e}; keeping {}",
@@ -637,29 +645,31 @@ impl Uci {
         });
     }
 
+    /// What the options choose: the `EvalFile` network if `Use NNUE`, else the hand-crafted
+    /// evaluation.
+    fn evaluation(&self) -> Evaluation {
+        Evaluation::choose(self.options.use_nnue, &self.network)
+    }
+
     fn eval(&self) {
         let board = self.game.board();
-        let net = self.engine.network();
+        let net = &self.network;
         let nnue = crate::nnue::evaluate_board(net, board);
-        let hce = crate::eval::evaluate(board);
-        let used = if self.engine.use_nnue() {
-            crate::eval::scale_known_draw(board, nnue)
-        } else {
-            hce
-        };
+        let hce = crate::hce::evaluate(board);
+        let evaluation = self.evaluation();
+        let used = evaluation.evaluate(board);
         self.out.line(&format!(
             "{}\nHand-crafted evaluation: {hce} cp (side to move)\n\
              NNUE evaluation: {nnue} cp (side to move), network checksum {:016x}\n\
              NNUE architecture: {} ({} inference)\n\
              Final evaluation ({}): {used} cp (side to move), {} cp (White)",
-            crate::eval::trace(board),
+            crate::hce::trace(board),
             net.checksum,
             net.describe(),
             crate::nnue::simd::path_name(),
-            if self.engine.use_nnue() {
-                "NNUE"
-            } else {
-                "hand-crafted, Use NNUE is off"
+            match evaluation {
+                Evaluation::Network(_) => "NNUE",
+                Evaluation::HandCrafted => "hand-crafted, Use NNUE is off",
             },
             used * board.side_to_move().sign()
         ));
@@ -671,10 +681,7 @@ impl Uci {
             return;
         }
         let out = Arc::clone(&self.out);
-        let eval = crate::bench::EvalChoice {
-            use_nnue: self.engine.use_nnue(),
-            network: Arc::clone(self.engine.network()),
-        };
+        let eval = self.evaluation();
         self.start_job("bench", move |stop, done| {
             // The position lines go out as they come; the last line (the total) after `done`.
             let mut writer = LineBehindWriter::new(&out);

@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use crate::evaluation::USE_NETWORK_BY_DEFAULT;
 use crate::search::{strength, Engine};
 
 /// The declared type of an option, with the typed change a valid value makes: each option
@@ -140,7 +141,7 @@ pub const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "Use NNUE",
         kind: OptionKind::Check {
-            default: Engine::DEFAULT_USE_NNUE,
+            default: USE_NETWORK_BY_DEFAULT,
             change: OptionChange::UseNnue,
         },
     },
@@ -332,8 +333,8 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<OptionChange, Opt
     }
 }
 
-/// The option values the controller owns. Hash, Threads and Use NNUE are the engine's (one copy
-/// each, read back from it); buttons hold no value.
+/// The option values the controller owns. Hash and Threads are the engine's (one copy each,
+/// read back from it); buttons hold no value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     pub multipv: usize,
@@ -343,6 +344,8 @@ pub struct Options {
     pub show_wdl: bool,
     pub limit_strength: bool,
     pub elo: i64,
+    /// `Use NNUE`: the network evaluates, or the hand-crafted evaluation.
+    pub use_nnue: bool,
     pub eval_file: String,
     pub syzygy_path: String,
 }
@@ -357,6 +360,7 @@ impl Default for Options {
             show_wdl: false,
             limit_strength: false,
             elo: strength::DEFAULT_ELO,
+            use_nnue: USE_NETWORK_BY_DEFAULT,
             eval_file: DEFAULT_EVAL_FILE.to_string(),
             syzygy_path: DEFAULT_SYZYGY_PATH.to_string(),
         }
@@ -365,8 +369,8 @@ impl Default for Options {
 
 impl Options {
     /// Records a change to a value the controller owns; the engine's own options (Hash,
-    /// Threads, Clear Hash, Use NNUE, the Syzygy probe settings; and the network EvalFile
-    /// names and the tables SyzygyPath names) are applied to the engine.
+    /// Threads, Clear Hash, the Syzygy probe settings; and the evaluation Use NNUE and EvalFile
+    /// choose, and the tables SyzygyPath names) are applied to the engine.
     pub fn apply(&mut self, change: &OptionChange) {
         match *change {
             OptionChange::MultiPv(n) => self.multipv = n,
@@ -376,12 +380,12 @@ impl Options {
             OptionChange::ShowWdl(on) => self.show_wdl = on,
             OptionChange::LimitStrength(on) => self.limit_strength = on,
             OptionChange::Elo(elo) => self.elo = elo,
+            OptionChange::UseNnue(on) => self.use_nnue = on,
             OptionChange::EvalFile(ref path) => self.eval_file = path.clone(),
             OptionChange::SyzygyPath(ref path) => self.syzygy_path = path.clone(),
             OptionChange::Hash(_)
             | OptionChange::Threads(_)
             | OptionChange::ClearHash
-            | OptionChange::UseNnue(_)
             | OptionChange::SyzygyProbeDepth(_)
             | OptionChange::Syzygy50MoveRule(_)
             | OptionChange::SyzygyProbeLimit(_) => {}

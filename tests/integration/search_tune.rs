@@ -39,7 +39,7 @@ fn parses_labelled_lines() {
 /// evaluation the engine plays with, or tuning optimises something else.
 #[test]
 fn linear_model_matches_evaluate() {
-    use escaque::eval::{evaluate, params::PARAMS};
+    use escaque::hce::{evaluate, params::PARAMS};
     let mut checked = 0;
     for path in [
         "../shared/data/tuning/debian-engines-labelled.epd",
@@ -86,8 +86,8 @@ fn linear_model_matches_evaluate() {
 }
 
 /// Reads back the table `to_rust` writes.
-fn parse_table(text: &str) -> Vec<escaque::eval::params::S> {
-    use escaque::eval::params::S;
+fn parse_table(text: &str) -> Vec<escaque::hce::params::S> {
+    use escaque::hce::params::S;
     text.split("S(")
         .skip(1)
         .map(|item| {
@@ -102,12 +102,12 @@ fn parse_table(text: &str) -> Vec<escaque::eval::params::S> {
 /// engine was built with, so applying a tune's output changes nothing but what was tuned.
 #[test]
 fn weight_table_round_trips() {
-    use escaque::eval::params::{NUM_PARAMS, PARAMS};
+    use escaque::hce::params::{NUM_PARAMS, PARAMS};
     let text = tune::to_rust(&PARAMS);
     assert!(text.starts_with("#[rustfmt::skip]\npub static PARAMS: [S; NUM_PARAMS] = ["));
     assert_eq!(parse_table(&text), PARAMS.to_vec());
     // weights.rs is the tuner's output as written, after its header: no hand edits.
-    assert!(include_str!("../../src/eval/weights.rs").ends_with(&text));
+    assert!(include_str!("../../src/hce/weights.rs").ends_with(&text));
     let epd = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 c9 \"1/2-1/2\";\n\
                8/1N4pk/8/5p2/2bb3P/6r1/R2K4/5R2 b - - 0 76 c9 \"0-1\";\n";
     let config = tune::TuneConfig {

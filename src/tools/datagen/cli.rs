@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use super::{DatagenConfig, MAX_SOFT_NODES};
 use crate::board::Board;
+use crate::evaluation::Evaluation;
 use crate::nnue::Network;
 use crate::tools::{threads, whole_in};
 use crate::uci::options::MAX_HASH_MB;
@@ -57,10 +58,10 @@ impl DatagenArgs {
                 Some(path) => read_book(path)?,
                 None => Vec::new(),
             },
-            network: match self.eval.as_str() {
-                "hce" => None,
-                "nnue" => Some(Network::default_network()),
-                path => Some(Arc::new(Network::load(path)?)),
+            evaluation: match self.eval.as_str() {
+                "hce" => Evaluation::HandCrafted,
+                "nnue" => Evaluation::Network(Network::default_network()),
+                path => Evaluation::Network(Arc::new(Network::load(path)?)),
             },
         };
         let path = &self.out;

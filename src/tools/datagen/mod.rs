@@ -18,6 +18,7 @@ use std::sync::mpsc;
 use std::time::Instant;
 
 use crate::board::Board;
+use crate::evaluation::Evaluation;
 use crate::search::Engine;
 use crate::tools::data::{PackedPosition, RECORD_BYTES};
 
@@ -35,8 +36,8 @@ pub struct DatagenConfig {
     pub hash_mb: usize,
     /// Opening positions to start from (empty: the start position).
     pub book: Vec<Board>,
-    /// The network that evaluates, or `None` for the hand-crafted evaluation.
-    pub network: Option<std::sync::Arc<crate::nnue::Network>>,
+    /// What the games are played with (the hand-crafted evaluation unless told otherwise).
+    pub evaluation: Evaluation,
 }
 
 /// The largest soft node limit accepted: a search is never unbounded.
@@ -59,7 +60,7 @@ impl Default for DatagenConfig {
             threads: 1,
             hash_mb: 8,
             book: Vec::new(),
-            network: None,
+            evaluation: Evaluation::HandCrafted,
         }
     }
 }
@@ -76,8 +77,8 @@ struct Progress {
 
 fn shape(config: &DatagenConfig) -> String {
     let eval = config
-        .network
-        .as_ref()
+        .evaluation
+        .network()
         .map_or("hce".to_string(), |net| format!("{:016x}", net.checksum));
     format!(
         "{}/{}/{}/{eval}",
@@ -246,10 +247,7 @@ pub fn run(
                 if engine.set_hash_mb(config.hash_mb).is_err() {
                     return;
                 }
-                engine.set_use_nnue(config.network.is_some());
-                if let Some(net) = &config.network {
-                    engine.set_network(std::sync::Arc::clone(net));
-                }
+                engine.set_evaluation(config.evaluation.clone());
                 while !stop.load(Ordering::Relaxed) {
                     let index = next_game.fetch_add(1, Ordering::Relaxed);
                     if index >= config.games {
@@ -398,7 +396,7 @@ mod tests {
         generate(&hce, &config(2, 1));
         let nnue = temp("nnue.bin");
         let mut with_net = config(2, 1);
-        with_net.network = Some(crate::nnue::Network::default_network());
+        with_net.evaluation = Evaluation::Network(crate::nnue::Network::default_network());
         generate(&nnue, &with_net);
         assert_ne!(std::fs::read(&hce).unwrap(), std::fs::read(&nnue).unwrap());
         // Resuming the network's file with the hand-crafted evaluation is refused.

@@ -455,7 +455,7 @@ pub fn check_board(board: &Board, rng: &mut Rng, net: &Arc<Network>) -> Result<(
     let _ = (board.is_insufficient_material(), board.is_fifty_move_draw());
     let _ = (board.diagram(), board.has_chess960_castling());
     let (hce, nnue) = (
-        crate::eval::evaluate(board),
+        crate::hce::evaluate(board),
         crate::nnue::evaluate_board(net, board),
     );
     if hce.abs() > 100_000 || nnue.abs() > 100_000 {

@@ -13,8 +13,8 @@ use std::fmt::Write as _;
 use rayon::prelude::*;
 
 use crate::board::{Board, MoveList};
-use crate::eval::params::{NUM_PARAMS, PARAMS, S, SECTIONS};
-use crate::eval::{evaluate, evaluate_parts, CoefficientTrace, MAX_PHASE, SCALE_NORMAL};
+use crate::hce::params::{NUM_PARAMS, PARAMS, S, SECTIONS};
+use crate::hce::{evaluate, evaluate_parts, CoefficientTrace, MAX_PHASE, SCALE_NORMAL};
 
 /// One position reduced to what the linear model needs.
 pub struct Entry {
@@ -129,7 +129,7 @@ pub fn entry(board: &Board, result: f32) -> Entry {
 
 impl Entry {
     /// The linear model's evaluation (White's point of view, unrounded) under integer `weights`;
-    /// for the weights the engine was built with it must equal `eval::evaluate` up to rounding.
+    /// for the weights the engine was built with it must equal `hce::evaluate` up to rounding.
     pub fn linear_eval(&self, weights: &[S]) -> f64 {
         let w: Vec<[f64; 2]> = weights
             .iter()
@@ -246,7 +246,7 @@ fn tunable_mask(frozen: &[String]) -> Vec<bool> {
             .strip_prefix("PST_")
             .and_then(|p| pst_names.iter().position(|&n| n == p))
         {
-            let start = crate::eval::params::PST + 64 * piece;
+            let start = crate::hce::params::PST + 64 * piece;
             start..start + 64
         } else {
             panic!("unknown section {name}");
@@ -381,7 +381,7 @@ pub fn results_by_eval_bucket(epd: &str) -> String {
     let mut n = 0;
     for (board, result) in epd.lines().filter_map(parse_line) {
         n += 1;
-        let white_eval = crate::eval::evaluate(&board) * board.side_to_move().sign();
+        let white_eval = crate::hce::evaluate(&board) * board.side_to_move().sign();
         let bucket = ((white_eval + 450) / 100).clamp(0, 8) as usize;
         let cell = &mut stats[board.side_to_move().index()][bucket];
         cell.0 += f64::from(result);

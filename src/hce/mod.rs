@@ -1,7 +1,9 @@
-//! The static evaluation: a tapered (middlegame/endgame) sum of linear terms whose weights are
-//! indexed through [`params`] (values tuned into `weights.rs`), followed by endgame scaling for
-//! drawish material. The same code, run with a recording [`Tracer`], feeds `eval::trace` (the UCI
-//! `eval` command) and the Texel tuner.
+//! The hand-crafted evaluation (HCE), the fallback when `Use NNUE` is off (the network in
+//! `crate::nnue` is the one that plays; `crate::evaluation` chooses): a tapered
+//! (middlegame/endgame) sum of linear terms whose weights are indexed through [`params`] (values
+//! tuned into `weights.rs`), followed by endgame scaling for drawish material, which the network's
+//! score gets too ([`scale_known_draw`]). The same code, run with a recording [`Tracer`], feeds
+//! `hce::trace` (the UCI `eval` command) and the Texel tuner.
 
 pub mod params;
 mod weights;
