@@ -14,6 +14,7 @@ pub mod hce;
 pub(crate) mod memory;
 pub mod nnue;
 pub mod perft;
+pub mod random;
 pub mod search;
 pub mod syzygy;
 #[cfg(feature = "tools")]

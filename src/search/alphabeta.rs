@@ -12,7 +12,6 @@
 use super::history::{captured_slot, piece_to, NO_PIECE_TO};
 use super::params::*;
 use super::picker::MovePicker;
-use super::tablebase;
 use super::thread::{Shared, ThreadData};
 use crate::board::{is_repetition_draw, Board};
 use crate::evaluation::Evaluation;
@@ -246,7 +245,7 @@ impl ThreadData {
         let mut tb_floor = -INF;
         let mut tb_ceiling = INF;
         let tb_probe = if excluded.is_null() {
-            tablebase::probe_in_search(sh, board, depth, ply)
+            sh.tb.probe(board, depth, ply)
         } else {
             None
         };

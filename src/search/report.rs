@@ -1,9 +1,7 @@
 //! How the search tells the outside world what it found. The search never prints: the UCI loop,
 //! `bench` and tests each install their own [`Reporter`].
 
-#[cfg(test)]
-use super::params::MATE_BOUND;
-use super::params::TB_WIN_BOUND;
+use super::params::{MATE, MATE_BOUND, TB_WIN, TB_WIN_BOUND};
 use crate::types::Move;
 
 /// A search score from the side to move's point of view.
@@ -78,6 +76,23 @@ pub fn wdl(score: i32) -> (u32, u32, u32) {
     let l = (loss * 1000.0).round() as u32;
     (w, 1000 - w - l, l)
 }
+
+/// Converts an internal score to the reported one: mates in moves, not plies, and a tablebase
+/// win `n` plies away as `20000 - n` centipawns (Stockfish's convention), never as a mate.
+pub fn to_uci_score(score: i32) -> Score {
+    if score >= MATE_BOUND {
+        Score::Mate((MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        Score::Mate(-(MATE + score) / 2)
+    } else if score.abs() > TB_WIN_BOUND {
+        Score::Centipawns(score.signum() * (TB_CENTIPAWNS - (TB_WIN - score.abs())))
+    } else {
+        Score::Centipawns(score)
+    }
+}
+
+/// What a tablebase win at the root is reported as, in centipawns.
+pub const TB_CENTIPAWNS: i32 = 20_000;
 
 #[cfg(test)]
 mod tests {

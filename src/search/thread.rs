@@ -12,8 +12,10 @@ use super::correction::CorrectionHistory;
 use super::history::{Histories, PieceTo, NO_PIECE_TO};
 use super::params::*;
 use super::report::wdl;
-use super::tablebase::{self, RootTb, TbSettings};
-use super::{Bound, Reporter, Score, SearchInfo, SearchRequest, SearchSignals, TimeManager};
+use super::report::{to_uci_score, Bound, Reporter, Score, SearchInfo, SilentReporter};
+use super::request::{SearchRequest, SearchSignals};
+use super::tablebase::{self, RootTb, TbSettings, TreeProbes};
+use super::time::TimeManager;
 use crate::board::Board;
 use crate::evaluation::Evaluation;
 use crate::nnue::AccumulatorStack;
@@ -73,13 +75,8 @@ pub struct Shared<'a> {
     pub nodes: AtomicU64,
     /// Every stop rule of this search.
     pub time: TimeManager,
-    /// The Syzygy tables, if loaded, and how to probe them.
-    pub tb: Option<&'a Tablebases>,
-    pub tb_settings: TbSettings,
-    /// Inner nodes with at most this many pieces are probed (0: none are).
-    pub tb_cardinality: u32,
-    /// Successful probes, root included.
-    pub tbhits: AtomicU64,
+    /// The Syzygy tables, if loaded, and how to probe them inside the tree.
+    pub tb: TreeProbes<'a>,
 }
 
 /// Everything one search thread owns. Kept between searches so histories carry over.
@@ -122,7 +119,7 @@ impl ThreadData {
             hist: Histories::try_new()?,
             corr: CorrectionHistory::try_new()?,
             stack,
-            pv: crate::tt::try_zeroed_vec(MAX_PLY + 1)?,
+            pv: crate::memory::try_zeroed_vec(MAX_PLY + 1)?,
             pv_len: [0; MAX_PLY + 1],
             keys,
             root_len: 0,
@@ -351,7 +348,7 @@ impl ThreadData {
             nodes: sh.nodes.load(Ordering::Relaxed),
             time_ms: sh.time.elapsed().as_millis() as u64,
             hashfull: sh.tt.hashfull(),
-            tbhits: sh.tb.map(|_| sh.tbhits.load(Ordering::Relaxed)),
+            tbhits: sh.tb.hits(),
             pv: rm.pv.clone(),
         }
     }
@@ -381,23 +378,6 @@ impl SearchEffort {
         super::time::soft_scale(self.stable_iterations, best_share, drop)
     }
 }
-
-/// Converts an internal score to the reported one: mates in moves, not plies, and a tablebase
-/// win `n` plies away as `20000 - n` centipawns (Stockfish's convention), never as a mate.
-pub fn to_uci_score(score: i32) -> Score {
-    if score >= MATE_BOUND {
-        Score::Mate((MATE - score + 1) / 2)
-    } else if score <= -MATE_BOUND {
-        Score::Mate(-(MATE + score) / 2)
-    } else if score.abs() > TB_WIN_BOUND {
-        Score::Centipawns(score.signum() * (TB_CENTIPAWNS - (TB_WIN - score.abs())))
-    } else {
-        Score::Centipawns(score)
-    }
-}
-
-/// What a tablebase win at the root is reported as, in centipawns.
-pub const TB_CENTIPAWNS: i32 = 20_000;
 
 /// The Syzygy tables one search may use, and how.
 #[derive(Clone, Copy, Default)]
@@ -451,10 +431,12 @@ pub fn run_search(
             request.start,
             pool[0].root_moves.len(),
         ),
-        tb: tb.tables,
-        tb_settings: tb.settings,
-        tb_cardinality,
-        tbhits: AtomicU64::new(root_hits),
+        tb: TreeProbes {
+            tables: tb.tables,
+            settings: tb.settings,
+            cardinality: tb_cardinality,
+            hits: AtomicU64::new(root_hits),
+        },
     };
     let (main, helpers) = pool.split_first_mut().expect("at least one thread");
     if main.root_moves.is_empty() {
@@ -509,7 +491,7 @@ pub fn run_search(
                             go_on = go.wait(go_on).unwrap_or_else(|e| e.into_inner());
                         }
                         drop(go_on);
-                        td.iterative_deepening(sh, &super::SilentReporter)
+                        td.iterative_deepening(sh, &SilentReporter)
                     })
                     .map_err(|e| e.to_string())
                     .and_then(|_| match careful {

@@ -24,8 +24,8 @@
 
 use std::time::{Duration, Instant};
 
+use super::limits::Limits;
 use super::params::{MATE, MATE_BOUND, MAX_PLY};
-use super::Limits;
 use crate::types::Color;
 
 /// When the search must stop by the clock, from the `go` limits: `soft`: no new iteration after

@@ -1,6 +1,7 @@
 //! `escaque find-magics`: finds magic multipliers for the slider tables (fixed shifts: 12/11/10
 //! bits for rooks, 9/7/6/5 for bishops) and prints them as Rust constants. The numbers in
-//! `src/attacks/magic.rs` came from this.
+//! `src/attacks/magic.rs` came from this tool when it drew its candidates from xorshift64*;
+//! it now uses the crate's generator, so it finds other multipliers, as valid.
 
 use crate::attacks::slow::{relevant_mask, slider_attacks, BISHOP_DIRECTIONS, ROOK_DIRECTIONS};
 
@@ -15,14 +16,8 @@ impl FindMagicsArgs {
 }
 
 fn find_magics() {
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    let mut rand = move || {
-        // xorshift64*
-        state ^= state >> 12;
-        state ^= state << 25;
-        state ^= state >> 27;
-        state.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    };
+    let mut rng = crate::random::Rng::new(0x6d61_6769_6373); // "magics"
+    let mut rand = move || rng.next_u64();
     for (name, dirs) in [
         ("ROOK_MAGICS", &ROOK_DIRECTIONS),
         ("BISHOP_MAGICS", &BISHOP_DIRECTIONS),

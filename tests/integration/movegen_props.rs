@@ -243,7 +243,7 @@ fn chess960_back_rank(mut n: usize) -> [char; 8] {
 /// king b1, rook a1), the text of a king step, so a GUI replaying `bestmove` got another move.
 #[test]
 fn chess960_notation_round_trips_with_either_setting() {
-    let mut rng = common::Rng(960);
+    let mut rng = common::Rng::new(960);
     let mut castles = [0usize; 2];
     for n in 0..960 {
         let back: String = chess960_back_rank(n).iter().collect();

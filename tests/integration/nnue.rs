@@ -41,8 +41,8 @@ fn features(arch: &Architecture, board: &Board) -> [Vec<usize>; 2] {
 fn random_bucketed() -> (QuantisedNetwork, Network) {
     let arch = Architecture::preset(16, true, 8).unwrap();
     let hidden = 128;
-    let mut rng = Rng(0xB0C4_E7ED);
-    let mut small = |range: u64, offset: i64| (rng.next() % range) as i64 - offset;
+    let mut rng = Rng::new(0xB0C4_E7ED);
+    let mut small = |range: u64, offset: i64| (rng.next_u64() % range) as i64 - offset;
     let q = QuantisedNetwork {
         arch,
         hidden,
@@ -78,7 +78,7 @@ fn networks() -> Vec<(&'static str, QuantisedNetwork, Network)> {
 fn lazy_accumulators_equal_a_refresh_after_every_kind_of_move() {
     for (name, _, net) in networks() {
         let mut stack = AccumulatorStack::try_new(64).unwrap();
-        let mut rng = Rng(0x5EED);
+        let mut rng = Rng::new(0x5EED);
         let mut checked = 0;
         // From positions of random games (biased to captures, promotions, castling, Chess960
         // and en passant), random lines of up to 8 plies, evaluated at random plies only (so the

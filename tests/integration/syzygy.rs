@@ -135,7 +135,7 @@ const PIECES: [char; 5] = ['Q', 'R', 'B', 'N', 'P'];
 /// The test positions, from a fixed seed: 3-piece, 4-piece (both pieces on one side, or one
 /// each) and en-passant positions, both sides to move.
 fn random_positions(count: usize, seed: u64) -> Vec<Board> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut boards = Vec::with_capacity(count);
     while boards.len() < count {
         let board = match boards.len() % 8 {
@@ -290,7 +290,7 @@ fn value_after(tables: &Tablebases, child: &Board) -> i32 {
 fn vendored_tables_agree_with_a_one_ply_search() {
     let _one_set = one_set();
     let tables = load(&vendored_dir(), 5, 3);
-    let mut rng = Rng(0x3_71ece5);
+    let mut rng = Rng::new(0x3_71ece5);
     let (mut positions, mut by_value, mut moves_checked) = (0, [0usize; 5], 0);
     while positions < 3000 {
         let (piece, white) = (PIECES[rng.below(5)], rng.below(2) == 0);

@@ -157,7 +157,7 @@ mod tests {
         let mut set = KeySet::with_capacity(1000).unwrap();
         let mut state = 5;
         let keys: Vec<u64> = (0..1000)
-            .map(|_| crate::tools::data::splitmix64(&mut state))
+            .map(|_| crate::random::splitmix64(&mut state))
             .collect();
         assert!(keys.iter().all(|&k| set.insert(k)));
         assert!(keys.iter().all(|&k| !set.insert(k)));

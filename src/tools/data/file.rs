@@ -4,6 +4,8 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::path::Path;
 
+use crate::random::splitmix64;
+
 use super::packed::{PackedPosition, RECORD_BYTES};
 
 /// Reads every record of a data file, validating each. A length that is not a whole number of
@@ -91,15 +93,6 @@ pub fn shuffle(records: &mut [PackedPosition], seed: u64) {
         let j = (splitmix64(&mut state) % (i as u64 + 1)) as usize;
         records.swap(i, j);
     }
-}
-
-/// One step of the splitmix64 generator.
-pub fn splitmix64(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 #[cfg(test)]

@@ -10,9 +10,9 @@
 
 use std::path::Path;
 
-use super::file::splitmix64;
 use super::packed::PackedPosition;
 use super::stream::{open_all, refuse_input_as_output, RecordReader, RecordWriter};
+use crate::random::splitmix64;
 
 /// Default shuffle-buffer size: 1M records, 32 MB.
 pub const DEFAULT_BUFFER: usize = 1 << 20;

@@ -76,7 +76,8 @@ fn piece(color: usize, piece_type: usize) -> Piece {
 mod tests {
     use super::*;
     use crate::board::{Board, MoveList};
-    use crate::tools::data::{splitmix64, GameResult};
+    use crate::random::splitmix64;
+    use crate::tools::data::GameResult;
 
     /// Positions of a few seeded random games, with en passant, castling and checks among them.
     fn random_game_boards() -> Vec<Board> {

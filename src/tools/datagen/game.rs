@@ -5,8 +5,9 @@ use std::sync::{Arc, Mutex};
 
 use super::DatagenConfig;
 use crate::board::{Board, Game, Outcome};
+use crate::random::splitmix64;
 use crate::search::{Engine, Limits, Reporter, Score, SearchInfo, SearchRequest};
-use crate::tools::data::{splitmix64, GameResult, PackedPosition};
+use crate::tools::data::{GameResult, PackedPosition};
 use crate::types::{Color, Move};
 
 /// A search score at or beyond this (centipawns, either side) for [`WIN_PLIES`] plies in a row

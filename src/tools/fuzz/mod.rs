@@ -20,40 +20,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, Once};
 use std::time::{Duration, Instant};
 
-use crate::tools::data::splitmix64;
+use crate::random::splitmix64;
 
-/// A small deterministic PRNG (splitmix64): a case's inputs depend only on its seed.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        splitmix64(&mut self.0)
-    }
-
-    /// A number in `0..n` (`n` > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-
-    /// A number in `lo..=hi`.
-    pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
-        lo + self.next_u64() % (hi - lo + 1)
-    }
-
-    /// True once in `n` times on average.
-    pub fn one_in(&mut self, n: usize) -> bool {
-        self.below(n) == 0
-    }
-
-    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
+/// The fuzzer's generator: a case's inputs depend only on its seed.
+pub use crate::random::Rng;
 
 /// The seed of case `case` of a campaign with seed `seed`.
 pub fn case_seed(seed: u64, case: u64) -> u64 {

@@ -2,7 +2,8 @@
 //! blended target, and the order in which an epoch visits the training set.
 
 use crate::nnue::Architecture;
-use crate::tools::data::{splitmix64, PackedPosition};
+use crate::random::splitmix64;
+use crate::tools::data::PackedPosition;
 
 /// Most pieces a packed record can hold, hence most active features per perspective.
 pub const MAX_ACTIVE: usize = 32;

@@ -11,7 +11,8 @@
 
 use crate::nnue::format::SCALE;
 use crate::nnue::Architecture;
-use crate::tools::data::{splitmix64, PackedPosition};
+use crate::random::splitmix64;
+use crate::tools::data::PackedPosition;
 
 use super::batch::Features;
 

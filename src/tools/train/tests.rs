@@ -3,7 +3,8 @@
 use crate::board::Board;
 use crate::nnue::format::QuantisedNetwork;
 use crate::nnue::Architecture;
-use crate::tools::data::{splitmix64, GameResult, PackedPosition};
+use crate::random::splitmix64;
+use crate::tools::data::{GameResult, PackedPosition};
 
 use super::batch::Features;
 use super::checkpoint::Checkpoint;

@@ -4,20 +4,8 @@
 
 use escaque::board::Board;
 
-/// xorshift64*: deterministic, so a failing seed can be replayed.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+/// The crate's generator: deterministic, so a failing seed can be replayed.
+pub use escaque::random::Rng;
 
 /// Start positions for random games: standard, Kiwipete-like tactical ones and Chess960 setups.
 pub const SEED_FENS: &[&str] = &[
@@ -39,7 +27,7 @@ pub fn for_random_positions(
     max_plies: usize,
     mut visit: impl FnMut(&Board),
 ) {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     for game in 0..games {
         let mut board = Board::from_fen(SEED_FENS[game % SEED_FENS.len()]).unwrap();
         for _ in 0..max_plies {
