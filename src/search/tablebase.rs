@@ -22,13 +22,18 @@ pub struct TbSettings {
     pub probe_limit: u32,
 }
 
+impl TbSettings {
+    /// Stockfish's defaults (the UCI options declare these).
+    pub const DEFAULT: TbSettings = TbSettings {
+        probe_depth: 1,
+        rule50: true,
+        probe_limit: 7,
+    };
+}
+
 impl Default for TbSettings {
     fn default() -> TbSettings {
-        TbSettings {
-            probe_depth: 1,
-            rule50: true,
-            probe_limit: 7,
-        }
+        TbSettings::DEFAULT
     }
 }
 

@@ -23,13 +23,12 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 pub use command::{Command, Go, ParseError, StartPosition};
-pub use options::{OptionChange, Options, OPTIONS};
+pub use options::{OptionValue, Options, OPTIONS};
 pub use output::{Output, OutputWriter, UciReporter};
 
 use crate::board::{Board, Game};
 use crate::evaluation::Evaluation;
 use crate::event::Event;
-use crate::nnue::Network;
 use crate::search::{Engine, SearchRequest};
 use crate::types::Move;
 
@@ -86,17 +85,10 @@ pub enum Flow {
 }
 
 /// Engine work postponed until the running search has ended.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 enum Deferred {
-    Hash(usize),
-    Threads(usize),
-    ClearHash,
-    /// `Use NNUE` or `EvalFile` changed: what the next searches evaluate with.
-    Evaluation(Evaluation),
-    SyzygyPath(String),
-    SyzygyProbeDepth(i32),
-    Syzygy50MoveRule(bool),
-    SyzygyProbeLimit(u32),
+    /// A changed option's effect (see `options`), run with the option values current then.
+    Option(options::EngineEffect),
     NewGame,
 }
 
@@ -158,8 +150,6 @@ pub struct Uci {
     job: Option<Job>,
     game: Game,
     options: Options,
-    /// The network `EvalFile` names (loaded, whether `Use NNUE` is on or not).
-    network: Arc<Network>,
     deferred: Vec<Deferred>,
     /// Whether the last `go` was `infinite` or `ponder` (it will not end by itself).
     last_go_holds: bool,
@@ -178,8 +168,7 @@ impl Uci {
             engine: Engine::new(),
             job: None,
             game: Game::new(Board::startpos()),
-            options: Options::default(),
-            network: Network::default_network(),
+            options: Options::new(),
             deferred: Vec::new(),
             last_go_holds: false,
             events: None,
@@ -322,35 +311,10 @@ impl Uci {
 
     fn apply_to_engine(&mut self, work: &Deferred) {
         match work {
-            Deferred::Hash(mb) => {
-                if let Err(e) = self.engine.set_hash_mb(*mb) {
-                    let kept = self.engine.hash_mb();
-                    self.out
-                        .error(&format!("option 'Hash': {e}; keeping {kept} MB"));
-                }
-            }
-            Deferred::Threads(n) => self.engine.set_threads(*n),
-            Deferred::ClearHash => self.engine.clear_hash(),
-            Deferred::Evaluation(evaluation) => self.engine.set_evaluation(evaluation.clone()),
-            Deferred::SyzygyPath(path) => match self.engine.set_syzygy_path(path) {
+            Deferred::Option(effect) => match effect(&mut self.engine, &self.options) {
                 Ok(lines) => lines.iter().for_each(|l| self.out.info_string(l)),
                 Err(e) => self.out.error(&e),
             },
-            Deferred::SyzygyProbeDepth(depth) => {
-                let mut settings = self.engine.tb_settings();
-                settings.probe_depth = *depth;
-                self.engine.set_tb_settings(settings);
-            }
-            Deferred::Syzygy50MoveRule(on) => {
-                let mut settings = self.engine.tb_settings();
-                settings.rule50 = *on;
-                self.engine.set_tb_settings(settings);
-            }
-            Deferred::SyzygyProbeLimit(pieces) => {
-                let mut settings = self.engine.tb_settings();
-                settings.probe_limit = *pieces;
-                self.engine.set_tb_settings(settings);
-            }
             Deferred::NewGame => self.engine.new_game(),
         }
     }
@@ -422,69 +386,20 @@ impl Uci {
         self.out.line(&text);
     }
 
+    /// `setoption`: the value is checked (a file is read) and recorded now, so a bad one is
+    /// refused at once and changes nothing; its effect on the engine waits for a running search
+    /// to end.
     fn set_option(&mut self, name: &str, value: Option<&str>) {
-        match options::parse_change(name, value) {
-            Ok(OptionChange::EvalFile(path)) => self.load_network(path),
-            Ok(OptionChange::Hash(mb)) => self.engine_work(Deferred::Hash(mb)),
-            Ok(OptionChange::Threads(n)) => self.engine_work(Deferred::Threads(n)),
-            Ok(OptionChange::ClearHash) => self.engine_work(Deferred::ClearHash),
-            Ok(change @ OptionChange::UseNnue(_)) => {
-                self.options.apply(&change);
-                self.engine_work(Deferred::Evaluation(self.evaluation()));
-            }
-            Ok(OptionChange::SyzygyPath(path)) => self.set_syzygy_path(path),
-            Ok(OptionChange::SyzygyProbeDepth(d)) => {
-                self.engine_work(Deferred::SyzygyProbeDepth(d))
-            }
-            Ok(OptionChange::Syzygy50MoveRule(on)) => {
-                self.engine_work(Deferred::Syzygy50MoveRule(on))
-            }
-            Ok(OptionChange::SyzygyProbeLimit(n)) => {
-                self.engine_work(Deferred::SyzygyProbeLimit(n))
-            }
-            Ok(change) => self.options.apply(&change),
-            Err(e) => self.out.error(&e.to_string()),
-        }
-    }
-
-    /// `SyzygyPath`: checked now, so that a path without usable tables is refused at once and
-    /// changes nothing; the tables are opened when no search runs.
-    fn set_syzygy_path(&mut self, path: String) {
-        if !crate::syzygy::is_empty_path(&path) {
-            if let Err(e) = crate::syzygy::check(&path) {
-                self.out
-                    .error(&format!("option 'SyzygyPath': {e}; unchanged"));
-                return;
-            }
-        }
-        self.options.apply(&OptionChange::SyzygyPath(path.clone()));
-        self.engine_work(Deferred::SyzygyPath(path));
-    }
-
-    /// `EvalFile`: the network is read and checked now, so a bad file is reported at once and
-    /// changes nothing; the switch itself waits for a running search to end.
-    fn load_network(&mut self, path: String) {
-        let loaded = if path == options::DEFAULT_EVAL_FILE {
-            Ok(Network::default_network())
-        } else {
-            Network::load(&path).map(Arc::new)
+        let (spec, value) = match options::parse_change(name, value) {
+            Ok(parsed) => parsed,
+            Err(e) => return self.out.error(&e.to_string()),
         };
-        match loaded {
-            Ok(net) => {
-                self.out.info_string(&format!(
-                    "network {} loaded (checksum {:016x}, {})",
-                    command::excerpt(&path),
-                    net.checksum,
-                    net.describe()
-                ));
-                self.options.apply(&OptionChange::EvalFile(path));
-                self.network = net;
-                self.engine_work(Deferred::Evaluation(self.evaluation()));
-            }
-            Err(e) => self.out.error(&format!(
-                "option 'EvalFile': {e}; keeping {}",
-                command::excerpt(&self.options.eval_file)
-            )),
+        match spec.set(&mut self.options, value) {
+            Ok(lines) => lines.iter().for_each(|l| self.out.info_string(l)),
+            Err(e) => return self.out.error(&e),
+        }
+        if let Some(effect) = spec.engine {
+            self.engine_work(Deferred::Option(effect));
         }
     }
 
@@ -645,18 +560,12 @@ impl Uci {
         });
     }
 
-    /// What the options choose: the `EvalFile` network if `Use NNUE`, else the hand-crafted
-    /// evaluation.
-    fn evaluation(&self) -> Evaluation {
-        Evaluation::choose(self.options.use_nnue, &self.network)
-    }
-
     fn eval(&self) {
         let board = self.game.board();
-        let net = &self.network;
+        let net = &self.options.network.0;
         let nnue = crate::nnue::evaluate_board(net, board);
         let hce = crate::hce::evaluate(board);
-        let evaluation = self.evaluation();
+        let evaluation = self.options.evaluation();
         let used = evaluation.evaluate(board);
         self.out.line(&format!(
             "{}\nHand-crafted evaluation: {hce} cp (side to move)\n\
@@ -681,7 +590,7 @@ impl Uci {
             return;
         }
         let out = Arc::clone(&self.out);
-        let eval = self.evaluation();
+        let eval = self.options.evaluation();
         self.start_job("bench", move |stop, done| {
             // The position lines go out as they come; the last line (the total) after `done`.
             let mut writer = LineBehindWriter::new(&out);

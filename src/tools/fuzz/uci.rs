@@ -35,7 +35,7 @@ use super::{
 };
 use crate::board::Board;
 use crate::types::Move;
-use crate::uci::{command, options, Command, Flow, Go, OptionChange, Output, StartPosition, Uci};
+use crate::uci::{command, options, Command, Flow, Go, OptionValue, Output, StartPosition, Uci};
 
 /// Issue 13's UCI inputs, and the commands around them that show what they did (case 0).
 pub const CORPUS: &[&str] = &[
@@ -544,14 +544,16 @@ impl Session {
 /// comment); every other line is sent as generated.
 fn tame(line: &str) -> String {
     if let Ok(Command::SetOption { name, value }) = command::parse(line) {
-        match options::parse_change(&name, value.as_deref()) {
-            Ok(OptionChange::Hash(mb)) if mb > MAX_HASH_MB => {
-                return format!("setoption name Hash value {MAX_HASH_MB}")
+        if let Ok((spec, OptionValue::Spin(n))) = options::parse_change(&name, value.as_deref()) {
+            match spec.name {
+                "Hash" if n > MAX_HASH_MB as i64 => {
+                    return format!("setoption name Hash value {MAX_HASH_MB}")
+                }
+                "Threads" if n > MAX_THREADS as i64 => {
+                    return format!("setoption name Threads value {MAX_THREADS}")
+                }
+                _ => {}
             }
-            Ok(OptionChange::Threads(n)) if n > MAX_THREADS => {
-                return format!("setoption name Threads value {MAX_THREADS}")
-            }
-            _ => {}
         }
     }
     line.to_string()
@@ -874,7 +876,7 @@ fn setoption_line(rng: &mut Rng) -> String {
         options::OptionKind::Check { .. } => rng
             .pick(&["true", "false", "TRUE", "False", "1", "0", "yes", ""])
             .to_string(),
-        options::OptionKind::Button { .. } => rng.pick(&["", "now", "true"]).to_string(),
+        options::OptionKind::Button => rng.pick(&["", "now", "true"]).to_string(),
         options::OptionKind::Text { .. } => rng
             .pick(&[
                 options::DEFAULT_EVAL_FILE,
