@@ -2,11 +2,12 @@
 //! total is the search's signature (every commit that changes it says `Bench: N`).
 
 use std::io::Write;
-use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Instant;
 
 use crate::board::Board;
 use crate::evaluation::Evaluation;
+use crate::event::StopFlag;
 use crate::search::{Engine, Limits, SearchRequest};
 
 /// The depth searched when none is given.
@@ -62,7 +63,8 @@ pub const POSITIONS: &[&str] = &[
 /// `<N> nodes <M> nps` line to `out`, and returns (nodes, nps). `depth` overrides the default
 /// depth.
 pub fn run(out: &mut dyn Write, depth: Option<i32>) -> (u64, u64) {
-    run_until(out, depth, &Evaluation::default(), &AtomicBool::new(false)).expect("never stopped")
+    let never = Arc::new(StopFlag::default());
+    run_until(out, depth, &Evaluation::default(), &never).expect("never stopped")
 }
 
 /// [`run`] with the given evaluation (the UCI loop passes what its `Use NNUE` and `EvalFile`
@@ -72,7 +74,7 @@ pub fn run_until(
     out: &mut dyn Write,
     depth: Option<i32>,
     eval: &Evaluation,
-    stop: &AtomicBool,
+    stop: &Arc<StopFlag>,
 ) -> Option<(u64, u64)> {
     let depth = depth.unwrap_or(DEFAULT_DEPTH).max(1);
     let mut engine = Engine::new();

@@ -15,7 +15,7 @@ pub mod tablebase;
 mod thread;
 pub mod time;
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
@@ -26,7 +26,7 @@ pub use tablebase::TbSettings;
 pub use time::TimeManager;
 
 use crate::evaluation::Evaluation;
-use crate::event::Event;
+use crate::event::{Event, StopFlag};
 use crate::syzygy::{self, Tablebases};
 use crate::tt::TranspositionTable;
 use crate::types::Move;
@@ -79,13 +79,14 @@ impl Reporter for Answering {
     }
 }
 
-/// Reports nothing but the end of the search, over a channel.
-struct Done(std::sync::mpsc::Sender<()>);
+/// Reports nothing but the end of the search (after [`Answering`] has marked it answered), by
+/// waking whoever waits on the stop flag.
+struct Done(Arc<StopFlag>);
 
 impl Reporter for Done {
     fn info(&self, _: &SearchInfo) {}
     fn best_move(&self, _: Option<Move>, _: Option<Move>) {
-        let _ = self.0.send(());
+        self.0.notify();
     }
 }
 
@@ -230,20 +231,16 @@ impl Engine {
         Ok(self.last_nodes.load(Ordering::Acquire))
     }
 
-    /// [`Engine::search_sync`] without a reporter that also ends when `stop` is set (checked
-    /// every few milliseconds): the nodes searched, or `None` if it was stopped.
-    pub fn search_until(&mut self, request: SearchRequest, stop: &AtomicBool) -> Option<u64> {
-        let (done_tx, done_rx) = std::sync::mpsc::channel();
-        self.go(request, Arc::new(Done(done_tx)));
-        while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
-            done_rx.recv_timeout(std::time::Duration::from_millis(5))
-        {
-            if stop.load(Ordering::Acquire) {
-                self.stop();
-            }
+    /// [`Engine::search_sync`] without a reporter that also ends when `stop` is set (it wakes
+    /// the wait; nothing polls): the nodes searched, or `None` if it was stopped.
+    pub fn search_until(&mut self, request: SearchRequest, stop: &Arc<StopFlag>) -> Option<u64> {
+        self.go(request, Arc::new(Done(Arc::clone(stop))));
+        stop.wait_while(|| !self.answered.is_set());
+        if stop.is_stopped() {
+            self.stop();
         }
         self.wait();
-        (!stop.load(Ordering::Acquire)).then(|| self.last_nodes.load(Ordering::Acquire))
+        (!stop.is_stopped()).then(|| self.last_nodes.load(Ordering::Acquire))
     }
 
     /// Asks the search to stop; `bestmove` follows from the search thread.

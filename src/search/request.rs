@@ -22,8 +22,9 @@ pub struct SearchRequest {
     pub move_overhead_ms: u64,
     /// Number of principal variations to report (MultiPV), at least 1.
     pub multipv: usize,
-    /// If not empty, only these root moves are searched.
-    pub searchmoves: Vec<Move>,
+    /// The legal root moves to search, in move-generation order (all, or those `searchmoves`
+    /// names: see [`SearchRequest::root_moves`]), built once for the whole search.
+    pub root_moves: Vec<Move>,
 }
 
 impl SearchRequest {
@@ -37,8 +38,18 @@ impl SearchRequest {
             start: Instant::now(),
             move_overhead_ms: 0,
             multipv: 1,
-            searchmoves: Vec::new(),
+            root_moves: SearchRequest::root_moves(&board, &[]),
         }
+    }
+
+    /// The root moves of `board` a search may choose from: every legal move, or those in
+    /// `searchmoves` if it is not empty, in move-generation order.
+    pub fn root_moves(board: &Board, searchmoves: &[Move]) -> Vec<Move> {
+        let mut moves = board.legal_moves();
+        if !searchmoves.is_empty() {
+            moves.retain(|m| searchmoves.contains(m));
+        }
+        moves.to_vec()
     }
 }
 

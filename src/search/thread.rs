@@ -159,11 +159,8 @@ impl ThreadData {
         self.stopped = false;
         self.completed_depth = 0;
         self.pv_idx = 0;
-        let mut moves = request.board.legal_moves();
-        if !request.searchmoves.is_empty() {
-            moves.retain(|m| request.searchmoves.contains(m));
-        }
-        self.root_moves = moves
+        self.root_moves = request
+            .root_moves
             .iter()
             .map(|&mv| RootMove {
                 mv,

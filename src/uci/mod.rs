@@ -16,7 +16,6 @@ pub mod options;
 pub mod output;
 
 use std::io::BufRead;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -28,7 +27,7 @@ pub use output::{Output, OutputWriter, UciReporter};
 
 use crate::board::{Board, Game};
 use crate::evaluation::Evaluation;
-use crate::event::Event;
+use crate::event::{Event, StopFlag};
 use crate::search::{Engine, SearchRequest};
 use crate::types::Move;
 
@@ -95,7 +94,7 @@ enum Deferred {
 /// A `go perft` or `bench` running on its own thread.
 struct Job {
     /// Set by `stop` (and `quit`, and a `go`): the job ends early, saying so.
-    stop: Arc<AtomicBool>,
+    stop: Arc<StopFlag>,
     /// Set just before the job prints its result: from then on it counts as finished.
     done: Arc<Event>,
     handle: JoinHandle<()>,
@@ -239,7 +238,7 @@ impl Uci {
     pub fn shutdown(&mut self) {
         self.engine.stop();
         if let Some(job) = &self.job {
-            job.stop.store(true, Ordering::Release);
+            job.stop.stop();
         }
         let deadline = Instant::now() + QUIT_GRACE;
         if self.engine.wait_answered_until(deadline) {
@@ -262,15 +261,19 @@ impl Uci {
     /// Stops a running `go perft` or `bench` and waits for it (it stops within milliseconds).
     fn stop_job(&mut self) {
         if let Some(job) = &self.job {
-            job.stop.store(true, Ordering::Release);
+            job.stop.stop();
         }
         self.finish_job();
     }
 
     /// Runs `work` on a thread of its own as the current job; `work` gets the stop flag and
     /// must set `done` just before it prints its result. If no thread can be had, it runs here.
-    fn start_job(&mut self, name: &str, work: impl FnOnce(&AtomicBool, &Event) + Send + 'static) {
-        let stop = Arc::new(AtomicBool::new(false));
+    fn start_job(
+        &mut self,
+        name: &str,
+        work: impl FnOnce(&Arc<StopFlag>, &Event) + Send + 'static,
+    ) {
+        let stop = Arc::new(StopFlag::default());
         let done = Arc::new(Event::default());
         let work = Arc::new(std::sync::Mutex::new(Some(work)));
         let run = {
@@ -360,7 +363,7 @@ impl Uci {
             Command::Stop => {
                 self.engine.stop();
                 if let Some(job) = &self.job {
-                    job.stop.store(true, Ordering::Release);
+                    job.stop.stop();
                 }
             }
             Command::PonderHit => self.engine.ponderhit(),
@@ -468,17 +471,14 @@ impl Uci {
         if self.options.limit_strength {
             limits.level_nodes = Some(crate::search::strength::node_cap(self.options.elo));
         }
-        let root_moves = if searchmoves.is_empty() {
-            board.legal_moves().to_vec()
-        } else {
-            searchmoves.clone()
-        };
+        // The root list is built here, once, for the reporter and every search thread.
+        let root_moves = SearchRequest::root_moves(&board, &searchmoves);
         let mut reporter = UciReporter::new(
             Arc::clone(&self.out),
             board,
             self.options.chess960,
             self.options.show_wdl,
-            root_moves,
+            root_moves.clone(),
         );
         reporter = reporter.with_history(self.game.history().to_vec());
         if let Some(events) = &self.events {
@@ -493,7 +493,7 @@ impl Uci {
             start: received,
             move_overhead_ms: self.options.move_overhead_ms,
             multipv: self.options.multipv.max(1),
-            searchmoves,
+            root_moves,
         };
         self.engine.go(request, reporter);
     }
@@ -546,7 +546,7 @@ impl Uci {
         let chess960 = self.options.chess960;
         let out = Arc::clone(&self.out);
         self.start_job("perft", move |stop, done| {
-            let result = crate::perft::divide_until(&board, depth, threads, 0, stop);
+            let result = crate::perft::divide_until(&board, depth, threads, 0, stop.flag());
             done.set();
             let counts = match result {
                 Ok(counts) => counts,

@@ -23,7 +23,7 @@ impl Reporter for Capture {
 
 fn search(fen: &str, limits: Limits, multipv: usize, searchmoves: &[&str]) -> Arc<Capture> {
     let board = Board::from_fen(fen).unwrap();
-    let searchmoves = searchmoves
+    let searchmoves: Vec<_> = searchmoves
         .iter()
         .map(|m| board.parse_uci_move(m, false).unwrap())
         .collect();
@@ -31,7 +31,7 @@ fn search(fen: &str, limits: Limits, multipv: usize, searchmoves: &[&str]) -> Ar
     let mut engine = Engine::new();
     let request = SearchRequest {
         multipv,
-        searchmoves,
+        root_moves: SearchRequest::root_moves(&board, &searchmoves),
         ..SearchRequest::fixed(board, Vec::new(), limits)
     };
     engine
