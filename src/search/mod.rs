@@ -5,11 +5,13 @@
 mod alphabeta;
 mod correction;
 mod history;
+mod iterate;
 pub mod limits;
 pub mod params;
 mod picker;
 pub mod report;
 mod request;
+mod smp;
 pub mod strength;
 pub mod tablebase;
 mod thread;
@@ -30,7 +32,8 @@ use crate::event::{Event, StopFlag};
 use crate::syzygy::{self, Tablebases};
 use crate::tt::TranspositionTable;
 use crate::types::Move;
-use thread::{TbUse, ThreadData};
+use smp::TbUse;
+use thread::ThreadData;
 
 /// Gives every thread the search's evaluation (a network is shared, not copied).
 fn set_evaluation(pool: &mut [ThreadData], evaluation: &Evaluation) {
@@ -147,7 +150,7 @@ impl Engine {
                 let (request, reporter) = (worker_request, worker_reporter);
                 // Thread data is allocated here, not on the controller: 1024 threads' tables
                 // take seconds to clear, and `isready` must not wait for them.
-                while pool.len() < threads && (pool.is_empty() || thread::memory_to_spare(0)) {
+                while pool.len() < threads && (pool.is_empty() || smp::memory_to_spare(0)) {
                     match ThreadData::try_new(pool.len()) {
                         Some(td) => pool.push(td),
                         None => break,
@@ -171,7 +174,7 @@ impl Engine {
                     settings: tb_settings,
                 };
                 let nodes =
-                    thread::run_search(&request, &signals, &tt, &mut pool, reporter.as_ref(), tb);
+                    smp::run_search(&request, &signals, &tt, &mut pool, reporter.as_ref(), tb);
                 last_nodes.store(nodes, Ordering::Release);
                 pool
             });
@@ -197,7 +200,7 @@ impl Engine {
                 if pool.is_empty() {
                     reporter.best_move(None, None);
                 } else {
-                    let nodes = thread::run_search(
+                    let nodes = smp::run_search(
                         &request,
                         &self.signals,
                         &self.tt,
