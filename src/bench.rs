@@ -2,12 +2,12 @@
 //! total is the search's signature (every commit that changes it says `Bench: N`).
 
 use std::io::Write;
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
 use crate::board::Board;
-use crate::nnue::Network;
+use crate::evaluation::Evaluation;
+use crate::event::StopFlag;
 use crate::search::{Engine, Limits, SearchRequest};
 
 /// The depth searched when none is given.
@@ -63,38 +63,22 @@ pub const POSITIONS: &[&str] = &[
 /// `<N> nodes <M> nps` line to `out`, and returns (nodes, nps). `depth` overrides the default
 /// depth.
 pub fn run(out: &mut dyn Write, depth: Option<i32>) -> (u64, u64) {
-    run_until(out, depth, &EvalChoice::default(), &AtomicBool::new(false)).expect("never stopped")
+    let never = Arc::new(StopFlag::default());
+    run_until(out, depth, &Evaluation::default(), &never).expect("never stopped")
 }
 
-/// The evaluation a bench runs with: the UCI loop passes its `Use NNUE` and `EvalFile`, so
-/// `bench` measures what would play.
-#[derive(Clone)]
-pub struct EvalChoice {
-    pub use_nnue: bool,
-    pub network: Arc<Network>,
-}
-
-impl Default for EvalChoice {
-    fn default() -> Self {
-        EvalChoice {
-            use_nnue: Engine::DEFAULT_USE_NNUE,
-            network: Network::default_network(),
-        }
-    }
-}
-
-/// [`run`] with the given evaluation, ending early, without the final line, once `stop` is set
-/// (UCI `stop` during `bench`): `None` then.
+/// [`run`] with the given evaluation (the UCI loop passes what its `Use NNUE` and `EvalFile`
+/// choose, so `bench` measures what would play), ending early, without the final line, once
+/// `stop` is set (UCI `stop` during `bench`): `None` then.
 pub fn run_until(
     out: &mut dyn Write,
     depth: Option<i32>,
-    eval: &EvalChoice,
-    stop: &AtomicBool,
+    eval: &Evaluation,
+    stop: &Arc<StopFlag>,
 ) -> Option<(u64, u64)> {
     let depth = depth.unwrap_or(DEFAULT_DEPTH).max(1);
     let mut engine = Engine::new();
-    engine.set_use_nnue(eval.use_nnue);
-    engine.set_network(Arc::clone(&eval.network));
+    engine.set_evaluation(eval.clone());
     if let Err(e) = engine.set_hash_mb(16) {
         let _ = writeln!(out, "info string error: {e}");
     }

@@ -1,5 +1,7 @@
-//! [`Event`]: a flag that threads can wait on, so that no thread polls another with sleeps.
+//! [`Event`]: a flag that threads can wait on, so that no thread polls another with sleeps; and
+//! [`StopFlag`], a stop request that hot loops read as an atomic and a waiter sleeps on.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::Instant;
 
@@ -63,6 +65,42 @@ impl Event {
         while condition() {
             guard = self.changed.wait(guard).unwrap_or_else(|e| e.into_inner());
         }
+    }
+}
+
+/// A request to stop: counting loops read it cheaply ([`StopFlag::flag`]), and a thread that
+/// waits for something else (a search to answer) also wakes when it is set.
+#[derive(Default)]
+pub struct StopFlag {
+    flag: AtomicBool,
+    wake: Event,
+}
+
+impl StopFlag {
+    /// Asks to stop and wakes the waiter.
+    pub fn stop(&self) {
+        self.flag.store(true, Ordering::Release);
+        self.wake.notify();
+    }
+
+    pub fn is_stopped(&self) -> bool {
+        self.flag.load(Ordering::Acquire)
+    }
+
+    /// The flag itself, for loops that check it as they count.
+    pub fn flag(&self) -> &AtomicBool {
+        &self.flag
+    }
+
+    /// Wakes the waiter: what its condition reads has changed.
+    pub fn notify(&self) {
+        self.wake.notify();
+    }
+
+    /// Waits while `condition()` holds and no stop was asked for; whoever changes what
+    /// `condition` reads must then call [`StopFlag::notify`].
+    pub fn wait_while(&self, condition: impl Fn() -> bool) {
+        self.wake.wait_while(|| !self.is_stopped() && condition());
     }
 }
 

@@ -5,7 +5,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::memory::LargeTable;
+use crate::memory::{table_bytes, LargeTable, Zeroable};
 use crate::types::Move;
 
 /// Whether a stored score is exact or a bound.
@@ -112,69 +112,6 @@ fn unpack(data: u64) -> TtEntry {
 #[inline(always)]
 fn age_of(data: u64) -> u8 {
     (data >> 59) as u8
-}
-
-/// `MemAvailable` from /proc/meminfo, where there is one.
-fn available_memory_bytes() -> Option<u64> {
-    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
-
-/// The bytes of a table of `mb` megabytes given by the user, or an error if that does not fit in
-/// memory addresses or is above the memory the system reports available (on Linux an
-/// over-large allocation can succeed and then get the process killed when the pages are first
-/// written). Shared by the search's and perft's tables.
-pub(crate) fn table_bytes(mb: usize) -> Result<usize, String> {
-    let bytes = mb
-        .max(1)
-        .checked_mul(1024 * 1024)
-        .ok_or_else(|| format!("{mb} MB does not fit in memory addresses"))?;
-    if let Some(available) = available_memory_bytes() {
-        // Leave room for the rest of the process and the system.
-        if bytes as u64 > available.saturating_sub(available / 8) {
-            return Err(format!(
-                "{mb} MB is more than the {} MB of memory available",
-                available >> 20
-            ));
-        }
-    }
-    Ok(bytes)
-}
-
-/// Types whose value with every byte zero is valid (and is their "empty" value).
-///
-/// # Safety
-/// Implement only for types for which all-zero bytes are a valid value.
-pub(crate) unsafe trait Zeroable {}
-
-// SAFETY: zero is a valid i16.
-unsafe impl Zeroable for i16 {}
-// SAFETY: AtomicU64 has the in-memory representation of a u64; zero is valid.
-unsafe impl Zeroable for AtomicU64 {}
-// SAFETY: a Move is a u16; zero is Move::NULL.
-unsafe impl Zeroable for Move {}
-// SAFETY: an array is its elements side by side, without padding.
-unsafe impl<T: Zeroable, const N: usize> Zeroable for [T; N] {}
-
-/// `len` zero values, or `None` if the allocator refuses. The memory comes zeroed from the
-/// allocator (calloc: large blocks are fresh pages that cost nothing until written), as
-/// `vec![0; len]` does, but a refusal is an answer instead of an abort.
-pub(crate) fn try_zeroed_vec<T: Zeroable>(len: usize) -> Option<Vec<T>> {
-    let layout = std::alloc::Layout::array::<T>(len).ok()?;
-    if layout.size() == 0 {
-        return Some(Vec::new());
-    }
-    // SAFETY: `layout` has a non-zero size.
-    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<T>();
-    if ptr.is_null() {
-        return None;
-    }
-    // SAFETY: `ptr` comes from the global allocator with the layout of an array of `len` T,
-    // which is the layout a Vec<T> of capacity `len` uses, and all `len` elements are
-    // initialised: all-zero bytes are a valid T (the Zeroable contract).
-    Some(unsafe { Vec::from_raw_parts(ptr, len, len) })
 }
 
 /// The shared table.

@@ -279,11 +279,11 @@ fn an_engine_that_cannot_start_or_answer_is_an_error() {
     assert!(took < Duration::from_secs(15), "{took:?}");
     // Command-line mistakes under --against are trouble too, not a mismatch.
     let (out, _) = perft(&["0", "--against", "stockfish"]);
-    assert_trouble(&out, "expected a number from 1 to 20");
+    assert_trouble(&out, "--against needs a depth from 1 to 20");
     let (out, _) = perft(&["3", "--against", "'unterminated"]);
     assert_trouble(&out, "unterminated '");
     let (out, _) = perft(&["3", "--against", "x", "--timeout", "soon"]);
-    assert_trouble(&out, "--timeout needs seconds");
+    assert_trouble(&out, "invalid value 'soon' for '--timeout <TIMEOUT>'");
 }
 
 fn unreadable_divides_are_an_error() {

@@ -105,11 +105,16 @@ class EloEstimate:
     upper: float
     score: float
 
+    def meaningful(self) -> bool:
+        """Whether the games say anything yet: a finite Elo with a finite, non-zero error bar
+        (all games won or lost gives +-inf; all pairs split, no variance at all)."""
+        return math.isfinite(self.elo) and math.isfinite(self.error) and self.error > 0
+
     def fmt(self) -> str:
-        if math.isinf(self.elo):
-            return f"{'+' if self.elo > 0 else '-'}inf"
-        err = "inf" if math.isinf(self.error) or math.isnan(self.error) else f"{self.error:.2f}"
-        return f"{self.elo:+.2f} +/- {err}"
+        if not self.meaningful():
+            return "n/a (not measurable yet: needs wins, losses and results that differ)"
+        elo = round(self.elo, 2) + 0.0  # no "-0.00"
+        return f"{elo:+.2f} +/- {self.error:.2f}"
 
 
 def elo_estimate(mean: float, var: float, n: int, z: float = Z95) -> EloEstimate:

@@ -163,3 +163,14 @@ class PairingTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class EloShownOnlyWhenMeaningfulTests(unittest.TestCase):
+    def test_no_elo_before_wins_losses_and_variance(self):
+        # One game won: +inf; every pair split: no variance; both say nothing yet.
+        for est in (stats.elo_trinomial(1, 0, 0), stats.elo_pentanomial([0, 0, 6, 0, 0])):
+            self.assertFalse(est.meaningful())
+            self.assertTrue(est.fmt().startswith("n/a"), est.fmt())
+        est = stats.elo_trinomial(40, 20, 40)
+        self.assertTrue(est.meaningful())
+        self.assertEqual(est.fmt(), "+0.00 +/- 61.54")

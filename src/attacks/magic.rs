@@ -1,7 +1,8 @@
 //! Slider lookups. Default: "fancy" magic bitboards with fixed shifts (12/11/10 relevant bits for
-//! rooks, 9/7/6/5 for bishops), multipliers found by `examples/find_magics.rs`. With the `pext`
-//! feature on a BMI2 target the same table is indexed by PEXT instead (identical layout: the
-//! carry-rippler enumerates subsets in PEXT order, which is what the pext builder relies on).
+//! rooks, 9/7/6/5 for bishops), multipliers found by `escaque find-magics` (`src/tools/magics.rs`).
+//! With the `pext` feature on a BMI2 target the same table is indexed by PEXT instead (identical
+//! layout: the carry-rippler enumerates subsets in PEXT order, which is what the pext builder
+//! relies on).
 
 use super::slow::{relevant_mask, slider_attacks, BISHOP_DIRECTIONS, ROOK_DIRECTIONS};
 use crate::types::{Bitboard, Square};

@@ -1,6 +1,7 @@
 //! Zobrist keys, generated at compile time from a fixed-seed SplitMix64 so keys are identical in
 //! every build (bench signatures and stored hashes stay reproducible).
 
+use crate::random::splitmix64;
 use crate::types::{CastlingRights, Color, Piece, Square};
 
 pub(crate) struct ZobristKeys {
@@ -8,14 +9,6 @@ pub(crate) struct ZobristKeys {
     pub castling: [u64; 16],
     pub en_passant_file: [u64; 8],
     pub black_to_move: u64,
-}
-
-const fn splitmix64(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 const fn build() -> ZobristKeys {

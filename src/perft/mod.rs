@@ -8,9 +8,6 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-pub mod against;
-pub mod cli;
-pub mod engine;
 mod table;
 
 pub use table::PerftTable;

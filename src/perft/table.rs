@@ -23,7 +23,7 @@ const BUCKET_BYTES: usize = 64;
 struct Bucket([[AtomicU64; 2]; SLOTS]);
 
 // SAFETY: a Bucket is AtomicU64 words and nothing else; all-zero words are valid (empty slots).
-unsafe impl crate::tt::Zeroable for Bucket {}
+unsafe impl crate::memory::Zeroable for Bucket {}
 
 const _: () = assert!(std::mem::size_of::<Bucket>() == BUCKET_BYTES);
 
@@ -55,7 +55,7 @@ impl PerftTable {
     /// threads costs a TLB shootdown on every core per page: with two threads and 64 MB that
     /// made `perft 6` slower than with one.
     pub fn try_new(megabytes: usize) -> Result<PerftTable, String> {
-        let wanted = (crate::tt::table_bytes(megabytes)? / BUCKET_BYTES).max(1);
+        let wanted = (crate::memory::table_bytes(megabytes)? / BUCKET_BYTES).max(1);
         let len = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
         let buckets = LargeTable::<Bucket>::try_new(len)
             .ok_or_else(|| format!("cannot allocate {megabytes} MB"))?;

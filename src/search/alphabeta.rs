@@ -12,9 +12,9 @@
 use super::history::{captured_slot, piece_to, NO_PIECE_TO};
 use super::params::*;
 use super::picker::MovePicker;
-use super::tablebase;
 use super::thread::{Shared, ThreadData};
 use crate::board::{is_repetition_draw, Board};
+use crate::evaluation::Evaluation;
 use crate::tt::{score_from_tt, score_to_tt, Bound as TtBound};
 use crate::types::Move;
 
@@ -112,11 +112,13 @@ impl ThreadData {
     /// draws (e.g. two knights against a bare king) are exactly 0 either way.
     #[inline]
     fn evaluate(&mut self, board: &Board, ply: usize) -> i32 {
-        if !self.use_nnue {
-            return crate::eval::evaluate(board);
+        match &self.eval {
+            Evaluation::HandCrafted => crate::hce::evaluate(board),
+            Evaluation::Network(net) => {
+                let score = self.nnue.evaluate(net, ply, board);
+                crate::hce::scale_known_draw(board, score)
+            }
         }
-        let score = self.nnue.evaluate(&self.net, ply, board);
-        crate::eval::scale_known_draw(board, score)
     }
 
     /// `raw_eval` corrected by what the search learned about positions like `board` (see
@@ -134,8 +136,8 @@ impl ThreadData {
     /// Brings the accumulator of `ply + 1` up to date for `board.make_move(mv)`.
     #[inline]
     fn push_move(&mut self, ply: usize, board: &Board, mv: Move) {
-        if self.use_nnue {
-            self.nnue.push_move(&self.net, ply, board, mv);
+        if let Evaluation::Network(net) = &self.eval {
+            self.nnue.push_move(net, ply, board, mv);
         }
     }
 
@@ -243,7 +245,7 @@ impl ThreadData {
         let mut tb_floor = -INF;
         let mut tb_ceiling = INF;
         let tb_probe = if excluded.is_null() {
-            tablebase::probe_in_search(sh, board, depth, ply)
+            sh.tb.probe(board, depth, ply)
         } else {
             None
         };
@@ -313,7 +315,7 @@ impl ThreadData {
             {
                 let r = 3 + depth / 3 + ((eval - beta) / 200).min(3);
                 let child = board.make_null_move();
-                if self.use_nnue {
+                if let Evaluation::Network(_) = self.eval {
                     self.nnue.push_null(ply);
                 }
                 self.stack[ply].null_move = true;

@@ -8,7 +8,8 @@
 //! 1/[`GRAIN`] centipawns, so small corrections survive the averaging.
 
 use crate::board::Board;
-use crate::tt::try_zeroed_vec;
+use crate::memory::try_zeroed_vec;
+use crate::random::mix64;
 use crate::types::{Color, PieceType};
 
 /// Entries per side and table.
@@ -27,21 +28,11 @@ pub struct CorrectionHistory {
     non_pawn: Vec<i16>,
 }
 
-/// A 64-bit mix (splitmix64's finaliser): set keys from bitboards without Zobrist tables.
-#[inline(always)]
-fn mix(mut x: u64) -> u64 {
-    x ^= x >> 30;
-    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x ^= x >> 27;
-    x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
-}
-
 /// A key of both sides' pawns.
 #[inline(always)]
 fn pawn_key(board: &Board) -> u64 {
-    mix(board.pieces_of(Color::White, PieceType::Pawn).0)
-        ^ mix(board.pieces_of(Color::Black, PieceType::Pawn).0 ^ 0x5555_5555_5555_5555)
+    mix64(board.pieces_of(Color::White, PieceType::Pawn).0)
+        ^ mix64(board.pieces_of(Color::Black, PieceType::Pawn).0 ^ 0x5555_5555_5555_5555)
 }
 
 /// A key of `color`'s pieces other than pawns (king included).
@@ -58,7 +49,7 @@ fn non_pawn_key(board: &Board, color: Color) -> u64 {
     .into_iter()
     .enumerate()
     {
-        key ^= mix(board.pieces_of(color, piece_type).0 ^ (i as u64 + 1) << 56);
+        key ^= mix64(board.pieces_of(color, piece_type).0 ^ (i as u64 + 1) << 56);
     }
     key
 }

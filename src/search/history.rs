@@ -4,7 +4,7 @@
 //! entry moves towards its bound by a fraction of the distance, so it saturates smoothly.
 
 use super::params::HISTORY_MAX;
-use crate::tt::try_zeroed_vec;
+use crate::memory::try_zeroed_vec;
 use crate::types::{Color, Move, Piece, PieceType, Square};
 
 /// (piece, destination) packed as `piece * 64 + square`: the key of continuation history.

@@ -5,91 +5,43 @@
 mod alphabeta;
 mod correction;
 mod history;
+mod iterate;
 pub mod limits;
 pub mod params;
 mod picker;
 pub mod report;
+mod request;
+mod smp;
 pub mod strength;
 pub mod tablebase;
 mod thread;
 pub mod time;
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::Instant;
 
 pub use limits::Limits;
-pub use report::{Bound, Reporter, Score, SearchInfo, SilentReporter};
+pub use report::{to_uci_score, Bound, Reporter, Score, SearchInfo, SilentReporter, TB_CENTIPAWNS};
+pub use request::{SearchRequest, SearchSignals};
 pub use tablebase::TbSettings;
-pub use thread::{to_uci_score, TB_CENTIPAWNS};
 pub use time::TimeManager;
 
-use crate::board::Board;
-use crate::event::Event;
-use crate::nnue::Network;
+use crate::evaluation::Evaluation;
+use crate::event::{Event, StopFlag};
 use crate::syzygy::{self, Tablebases};
 use crate::tt::TranspositionTable;
 use crate::types::Move;
-use thread::{TbUse, ThreadData};
+use smp::TbUse;
+use thread::ThreadData;
 
-/// Gives every thread the engine's evaluation (the network is shared, not copied).
-fn set_evaluation(pool: &mut [ThreadData], network: &Arc<Network>, use_nnue: bool) {
+/// Gives every thread the search's evaluation (a network is shared, not copied).
+fn set_evaluation(pool: &mut [ThreadData], evaluation: &Evaluation) {
     for td in pool {
-        td.use_nnue = use_nnue;
-        if !Arc::ptr_eq(&td.net, network) {
-            td.net = Arc::clone(network);
+        if !td.eval.same_as(evaluation) {
+            td.eval = evaluation.clone();
         }
     }
-}
-
-/// Everything one search needs to know.
-#[derive(Clone, Debug)]
-pub struct SearchRequest {
-    pub board: Board,
-    /// Keys of the game's earlier positions, oldest first (for repetition detection).
-    pub history: Vec<u64>,
-    pub limits: Limits,
-    /// When the `go` was read: the clock runs from here.
-    pub start: Instant,
-    /// `Move Overhead`: milliseconds of GUI and pipe latency taken off every clock.
-    pub move_overhead_ms: u64,
-    /// Number of principal variations to report (MultiPV), at least 1.
-    pub multipv: usize,
-    /// If not empty, only these root moves are searched.
-    pub searchmoves: Vec<Move>,
-}
-
-impl SearchRequest {
-    /// A search of `board` (after the game `history`) bounded only by `limits` (depth or nodes,
-    /// no clock), one PV, every root move: what bench, datagen and tests ask for.
-    pub fn fixed(board: Board, history: Vec<u64>, limits: Limits) -> SearchRequest {
-        SearchRequest {
-            board,
-            history,
-            limits,
-            start: Instant::now(),
-            move_overhead_ms: 0,
-            multipv: 1,
-            searchmoves: Vec::new(),
-        }
-    }
-}
-
-/// Flags shared between the controller and the search threads.
-#[derive(Default)]
-pub struct SearchSignals {
-    /// Set to end the search now (`stop`, `quit`, or the time manager's hard limit).
-    pub stop: AtomicBool,
-    /// True while pondering or in `go infinite`: the search must not end (or print `bestmove`)
-    /// on its own until this is cleared by `ponderhit` or the search is stopped.
-    pub hold: AtomicBool,
-    /// True while pondering: the time limits are not enforced yet (their clock runs from
-    /// `go ponder`, so after `ponderhit` the time spent pondering counts).
-    pub pondering: AtomicBool,
-    /// Notified when `hold` or `stop` change: a finished search held by `go infinite` or
-    /// `go ponder` sleeps on it.
-    pub released: Event,
 }
 
 /// The engine: owns the search thread, the transposition table and the options.
@@ -104,10 +56,8 @@ pub struct Engine {
     /// Set just before the running search's `bestmove` is reported.
     answered: Arc<Event>,
     threads: usize,
-    /// The evaluation network every search thread uses.
-    network: Arc<Network>,
-    /// Whether the network evaluates (`Use NNUE`), or the hand-crafted evaluation.
-    use_nnue: bool,
+    /// What the next search evaluates with.
+    evaluation: Evaluation,
     /// The Syzygy tables (`SyzygyPath`), shared with every search thread, and how to probe them.
     tablebases: Option<Arc<Tablebases>>,
     tb_settings: TbSettings,
@@ -132,13 +82,14 @@ impl Reporter for Answering {
     }
 }
 
-/// Reports nothing but the end of the search, over a channel.
-struct Done(std::sync::mpsc::Sender<()>);
+/// Reports nothing but the end of the search (after [`Answering`] has marked it answered), by
+/// waking whoever waits on the stop flag.
+struct Done(Arc<StopFlag>);
 
 impl Reporter for Done {
     fn info(&self, _: &SearchInfo) {}
     fn best_move(&self, _: Option<Move>, _: Option<Move>) {
-        let _ = self.0.send(());
+        self.0.notify();
     }
 }
 
@@ -150,8 +101,6 @@ impl Default for Engine {
 
 impl Engine {
     pub const DEFAULT_HASH_MB: usize = 16;
-    /// Whether the network is the evaluation unless `Use NNUE` says otherwise.
-    pub const DEFAULT_USE_NNUE: bool = true;
 
     pub fn new() -> Engine {
         Engine {
@@ -162,8 +111,7 @@ impl Engine {
             last_nodes: Arc::new(AtomicU64::new(0)),
             answered: Arc::new(Event::default()),
             threads: 1,
-            network: Network::default_network(),
-            use_nnue: Self::DEFAULT_USE_NNUE,
+            evaluation: Evaluation::default(),
             tablebases: None,
             tb_settings: TbSettings::default(),
         }
@@ -193,7 +141,8 @@ impl Engine {
         pool.truncate(threads);
         let worker_reporter = Arc::clone(&reporter);
         let worker_request = request.clone();
-        let (network, use_nnue) = (Arc::clone(&self.network), self.use_nnue);
+        // The evaluation is chosen here, once for the whole search.
+        let evaluation = self.evaluation.clone();
         let (tablebases, tb_settings) = (self.tablebases.clone(), self.tb_settings);
         let spawned = std::thread::Builder::new()
             .name("search".into())
@@ -201,7 +150,7 @@ impl Engine {
                 let (request, reporter) = (worker_request, worker_reporter);
                 // Thread data is allocated here, not on the controller: 1024 threads' tables
                 // take seconds to clear, and `isready` must not wait for them.
-                while pool.len() < threads && (pool.is_empty() || thread::memory_to_spare(0)) {
+                while pool.len() < threads && (pool.is_empty() || smp::memory_to_spare(0)) {
                     match ThreadData::try_new(pool.len()) {
                         Some(td) => pool.push(td),
                         None => break,
@@ -212,7 +161,7 @@ impl Engine {
                     reporter.best_move(None, None);
                     return pool;
                 }
-                set_evaluation(&mut pool, &network, use_nnue);
+                set_evaluation(&mut pool, &evaluation);
                 if pool.len() < threads {
                     reporter.message(&format!(
                         "memory for only {} of {threads} search threads; searching with {}",
@@ -225,7 +174,7 @@ impl Engine {
                     settings: tb_settings,
                 };
                 let nodes =
-                    thread::run_search(&request, &signals, &tt, &mut pool, reporter.as_ref(), tb);
+                    smp::run_search(&request, &signals, &tt, &mut pool, reporter.as_ref(), tb);
                 last_nodes.store(nodes, Ordering::Release);
                 pool
             });
@@ -247,11 +196,11 @@ impl Engine {
                 self.signals.hold.store(false, Ordering::Release);
                 self.signals.pondering.store(false, Ordering::Release);
                 let mut pool: Vec<ThreadData> = ThreadData::try_new(0).into_iter().collect();
-                set_evaluation(&mut pool, &self.network, self.use_nnue);
+                set_evaluation(&mut pool, &self.evaluation);
                 if pool.is_empty() {
                     reporter.best_move(None, None);
                 } else {
-                    let nodes = thread::run_search(
+                    let nodes = smp::run_search(
                         &request,
                         &self.signals,
                         &self.tt,
@@ -285,20 +234,16 @@ impl Engine {
         Ok(self.last_nodes.load(Ordering::Acquire))
     }
 
-    /// [`Engine::search_sync`] without a reporter that also ends when `stop` is set (checked
-    /// every few milliseconds): the nodes searched, or `None` if it was stopped.
-    pub fn search_until(&mut self, request: SearchRequest, stop: &AtomicBool) -> Option<u64> {
-        let (done_tx, done_rx) = std::sync::mpsc::channel();
-        self.go(request, Arc::new(Done(done_tx)));
-        while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
-            done_rx.recv_timeout(std::time::Duration::from_millis(5))
-        {
-            if stop.load(Ordering::Acquire) {
-                self.stop();
-            }
+    /// [`Engine::search_sync`] without a reporter that also ends when `stop` is set (it wakes
+    /// the wait; nothing polls): the nodes searched, or `None` if it was stopped.
+    pub fn search_until(&mut self, request: SearchRequest, stop: &Arc<StopFlag>) -> Option<u64> {
+        self.go(request, Arc::new(Done(Arc::clone(stop))));
+        stop.wait_while(|| !self.answered.is_set());
+        if stop.is_stopped() {
+            self.stop();
         }
         self.wait();
-        (!stop.load(Ordering::Acquire)).then(|| self.last_nodes.load(Ordering::Acquire))
+        (!stop.is_stopped()).then(|| self.last_nodes.load(Ordering::Acquire))
     }
 
     /// Asks the search to stop; `bestmove` follows from the search thread.
@@ -396,24 +341,14 @@ impl Engine {
         self.tt.clear();
     }
 
-    /// Replaces the evaluation network (waits for a running search first).
-    pub fn set_network(&mut self, network: Arc<Network>) {
+    /// What the next searches evaluate with (waits for a running search first).
+    pub fn set_evaluation(&mut self, evaluation: Evaluation) {
         self.wait();
-        self.network = network;
+        self.evaluation = evaluation;
     }
 
-    /// `Use NNUE`: the network, or the hand-crafted evaluation (waits for a running search).
-    pub fn set_use_nnue(&mut self, on: bool) {
-        self.wait();
-        self.use_nnue = on;
-    }
-
-    pub fn use_nnue(&self) -> bool {
-        self.use_nnue
-    }
-
-    pub fn network(&self) -> &Arc<Network> {
-        &self.network
+    pub fn evaluation(&self) -> &Evaluation {
+        &self.evaluation
     }
 
     /// `SyzygyPath`: loads the tables of `path` (directories separated by `:`), or drops them

@@ -1,6 +1,7 @@
 //! How the search tells the outside world what it found. The search never prints: the UCI loop,
 //! `bench` and tests each install their own [`Reporter`].
 
+use super::params::{MATE, MATE_BOUND, TB_WIN, TB_WIN_BOUND};
 use crate::types::Move;
 
 /// A search score from the side to move's point of view.
@@ -59,3 +60,20 @@ impl Reporter for SilentReporter {
     fn info(&self, _: &SearchInfo) {}
     fn best_move(&self, _: Option<Move>, _: Option<Move>) {}
 }
+
+/// Converts an internal score to the reported one: mates in moves, not plies, and a tablebase
+/// win `n` plies away as `20000 - n` centipawns (Stockfish's convention), never as a mate.
+pub fn to_uci_score(score: i32) -> Score {
+    if score >= MATE_BOUND {
+        Score::Mate((MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        Score::Mate(-(MATE + score) / 2)
+    } else if score.abs() > TB_WIN_BOUND {
+        Score::Centipawns(score.signum() * (TB_CENTIPAWNS - (TB_WIN - score.abs())))
+    } else {
+        Score::Centipawns(score)
+    }
+}
+
+/// What a tablebase win at the root is reported as, in centipawns.
+pub const TB_CENTIPAWNS: i32 = 20_000;

@@ -2,10 +2,9 @@
 //! endgame is converted and a drawn one is never spoiled, and WDL probes inside the tree, scored
 //! below mates (see [`TB_WIN`]). The probing itself is in [`crate::syzygy`].
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::params::{DRAW, MAX_PLY, TB_WIN};
-use super::thread::Shared;
 use crate::board::Board;
 use crate::syzygy::{Tablebases, Wdl};
 use crate::tt::Bound as TtBound;
@@ -23,13 +22,18 @@ pub struct TbSettings {
     pub probe_limit: u32,
 }
 
+impl TbSettings {
+    /// Stockfish's defaults (the UCI options declare these).
+    pub const DEFAULT: TbSettings = TbSettings {
+        probe_depth: 1,
+        rule50: true,
+        probe_limit: 7,
+    };
+}
+
 impl Default for TbSettings {
     fn default() -> TbSettings {
-        TbSettings {
-            probe_depth: 1,
-            rule50: true,
-            probe_limit: 7,
-        }
+        TbSettings::DEFAULT
     }
 }
 
@@ -181,27 +185,41 @@ fn rank_by_wdl(
     })
 }
 
-/// The WDL probe at an inner node (Stockfish's conditions): few enough pieces, depth enough
-/// when the material is that of the largest tables, just after a capture or pawn move (the
-/// tables assume a fresh fifty-move count) and no castling rights. The score and its bound.
-#[inline]
-pub(super) fn probe_in_search(
-    sh: &Shared,
-    board: &Board,
-    depth: i32,
-    ply: usize,
-) -> Option<(i32, TtBound)> {
-    let tb = sh.tb?;
-    let pieces = board.occupied().count();
-    if pieces > sh.tb_cardinality
-        || (pieces == sh.tb_cardinality && depth < sh.tb_settings.probe_depth)
-        || board.halfmove_clock() != 0
-        || board.castling_rights().0 != 0
-        || ply >= MAX_PLY
-    {
-        return None;
+/// What the probes inside one search's tree need: the tables, how to probe them, and the count
+/// of successful probes.
+#[derive(Default)]
+pub struct TreeProbes<'a> {
+    pub tables: Option<&'a Tablebases>,
+    pub settings: TbSettings,
+    /// Inner nodes with at most this many pieces are probed (0: none are).
+    pub cardinality: u32,
+    /// Successful probes, root included.
+    pub hits: AtomicU64,
+}
+
+impl TreeProbes<'_> {
+    /// The WDL probe at an inner node (Stockfish's conditions): few enough pieces, depth enough
+    /// when the material is that of the largest tables, just after a capture or pawn move (the
+    /// tables assume a fresh fifty-move count) and no castling rights. The score and its bound.
+    #[inline]
+    pub fn probe(&self, board: &Board, depth: i32, ply: usize) -> Option<(i32, TtBound)> {
+        let tables = self.tables?;
+        let pieces = board.occupied().count();
+        if pieces > self.cardinality
+            || (pieces == self.cardinality && depth < self.settings.probe_depth)
+            || board.halfmove_clock() != 0
+            || board.castling_rights().0 != 0
+            || ply >= MAX_PLY
+        {
+            return None;
+        }
+        let wdl = tables.probe_wdl(board)?;
+        self.hits.fetch_add(1, Ordering::Relaxed);
+        Some(wdl_score(wdl, ply, self.settings.rule50))
     }
-    let wdl = tb.probe_wdl(board)?;
-    sh.tbhits.fetch_add(1, Ordering::Relaxed);
-    Some(wdl_score(wdl, ply, sh.tb_settings.rule50))
+
+    /// The successful probes so far, when there are tables to probe.
+    pub fn hits(&self) -> Option<u64> {
+        self.tables.map(|_| self.hits.load(Ordering::Relaxed))
+    }
 }

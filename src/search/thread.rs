@@ -1,24 +1,21 @@
-//! Per-thread search state ([`ThreadData`]), the state all threads share for one search
-//! ([`Shared`]), iterative deepening with aspiration windows and MultiPV, and the Lazy SMP driver
-//! that runs helper threads over the shared transposition table.
-//!
-//! Lazy SMP, measured: the same build with Threads 2 against Threads 1 (scripts/match, 40 games at
-//! 5+0.05 s, one game at a time on two cores) scored 63.8%, +98 ± 95 Elo.
+//! Per-thread search state ([`ThreadData`]: stack, PV, root moves, node count, histories) and
+//! the state all threads share for one search ([`Shared`]). Iterative deepening is in
+//! `iterate.rs`, the Lazy SMP driver in `smp.rs`, the tree search in `alphabeta.rs`.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Duration;
 
 use super::correction::CorrectionHistory;
 use super::history::{Histories, PieceTo, NO_PIECE_TO};
 use super::params::*;
-use super::tablebase::{self, RootTb, TbSettings};
-use super::{Bound, Reporter, Score, SearchInfo, SearchRequest, SearchSignals, TimeManager};
+use super::report::Bound;
+use super::request::{SearchRequest, SearchSignals};
+use super::tablebase::{RootTb, TreeProbes};
+use super::time::TimeManager;
 use crate::board::Board;
-use crate::nnue::{AccumulatorStack, Network};
-use crate::syzygy::Tablebases;
+use crate::evaluation::Evaluation;
+use crate::nnue::AccumulatorStack;
 use crate::tt::TranspositionTable;
 use crate::types::Move;
-use std::sync::Arc;
 
 /// One ply of the search stack.
 #[derive(Copy, Clone)]
@@ -72,13 +69,8 @@ pub struct Shared<'a> {
     pub nodes: AtomicU64,
     /// Every stop rule of this search.
     pub time: TimeManager,
-    /// The Syzygy tables, if loaded, and how to probe them.
-    pub tb: Option<&'a Tablebases>,
-    pub tb_settings: TbSettings,
-    /// Inner nodes with at most this many pieces are probed (0: none are).
-    pub tb_cardinality: u32,
-    /// Successful probes, root included.
-    pub tbhits: AtomicU64,
+    /// The Syzygy tables, if loaded, and how to probe them inside the tree.
+    pub tb: TreeProbes<'a>,
 }
 
 /// Everything one search thread owns. Kept between searches so histories carry over.
@@ -101,11 +93,10 @@ pub struct ThreadData {
     pub seldepth: usize,
     pub stopped: bool,
     pub completed_depth: i32,
-    /// The evaluation network and this thread's accumulators, one per ply.
-    pub net: Arc<Network>,
+    /// What this search evaluates with, and (for a network) this thread's accumulators, one
+    /// per ply.
+    pub eval: Evaluation,
     pub nnue: AccumulatorStack,
-    /// Whether the network evaluates (`Use NNUE`); otherwise the hand-crafted evaluation.
-    pub use_nnue: bool,
 }
 
 impl ThreadData {
@@ -122,7 +113,7 @@ impl ThreadData {
             hist: Histories::try_new()?,
             corr: CorrectionHistory::try_new()?,
             stack,
-            pv: crate::tt::try_zeroed_vec(MAX_PLY + 1)?,
+            pv: crate::memory::try_zeroed_vec(MAX_PLY + 1)?,
             pv_len: [0; MAX_PLY + 1],
             keys,
             root_len: 0,
@@ -134,9 +125,8 @@ impl ThreadData {
             seldepth: 0,
             stopped: false,
             completed_depth: 0,
-            net: Network::default_network(),
+            eval: Evaluation::default(),
             nnue: AccumulatorStack::try_new(MAX_PLY + 8)?,
-            use_nnue: true,
         })
     }
 
@@ -146,10 +136,10 @@ impl ThreadData {
         self.corr.clear();
     }
 
-    fn prepare(&mut self, request: &SearchRequest) {
+    pub(super) fn prepare(&mut self, request: &SearchRequest) {
         self.root_board = request.board;
-        if self.use_nnue {
-            self.nnue.reset(&self.net, &request.board);
+        if let Evaluation::Network(net) = &self.eval {
+            self.nnue.reset(net, &request.board);
         }
         self.keys.clear();
         self.keys.extend_from_slice(&request.history);
@@ -163,11 +153,8 @@ impl ThreadData {
         self.stopped = false;
         self.completed_depth = 0;
         self.pv_idx = 0;
-        let mut moves = request.board.legal_moves();
-        if !request.searchmoves.is_empty() {
-            moves.retain(|m| request.searchmoves.contains(m));
-        }
-        self.root_moves = moves
+        self.root_moves = request
+            .root_moves
             .iter()
             .map(|&mv| RootMove {
                 mv,
@@ -184,7 +171,7 @@ impl ThreadData {
 
     /// Keeps only the root moves the tablebases allow (unless that leaves none: then
     /// `searchmoves` excluded them all, and the user's list wins).
-    fn restrict_root_moves(&mut self, root_tb: &RootTb) {
+    pub(super) fn restrict_root_moves(&mut self, root_tb: &RootTb) {
         if self
             .root_moves
             .iter()
@@ -225,365 +212,9 @@ impl ThreadData {
         self.stopped
     }
 
-    fn flush_nodes(&mut self, sh: &Shared) {
+    pub(super) fn flush_nodes(&mut self, sh: &Shared) {
         sh.nodes
             .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
         self.flushed = self.nodes;
     }
-
-    /// Iterative deepening. The main thread (id 0) reports and manages time; helpers just search.
-    pub fn iterative_deepening(&mut self, sh: &Shared, reporter: &dyn Reporter) {
-        let request = sh.request;
-        let max_depth = sh.time.max_depth();
-        let multipv = request.multipv.clamp(1, self.root_moves.len().max(1));
-        let main = self.id == 0;
-        let mut effort = SearchEffort::default();
-        for depth in 1..=max_depth {
-            for rm in &mut self.root_moves {
-                rm.prev_score = rm.score;
-                rm.nodes = 0;
-            }
-            for pv_idx in 0..multipv {
-                self.pv_idx = pv_idx;
-                self.seldepth = 0;
-                self.aspiration(sh, depth, reporter);
-                if self.stopped {
-                    break;
-                }
-                self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-            }
-            if self.stopped {
-                break;
-            }
-            self.completed_depth = depth;
-            if !main {
-                continue;
-            }
-            self.flush_nodes(sh);
-            for i in 0..multipv {
-                reporter.info(&self.info(sh, i, depth));
-            }
-            let nodes = sh.nodes.load(Ordering::Relaxed);
-            let pondering = sh.signals.pondering.load(Ordering::Acquire);
-            let iteration_nodes: u64 = self.root_moves.iter().map(|rm| rm.nodes).sum();
-            let best = &self.root_moves[0];
-            let soft_scale = effort.next(
-                best.mv,
-                best.score,
-                best.nodes as f64 / iteration_nodes.max(1) as f64,
-            );
-            if sh
-                .time
-                .stop_after_iteration(depth, best.score, nodes, pondering, soft_scale)
-            {
-                break;
-            }
-        }
-    }
-
-    /// Aspiration windows: search around the last score and widen on a fail. Match against the
-    /// same build searching every depth with a full window, on the network (3+0.03 s, Hash 16,
-    /// seed 105): +96.7 ± 40.7 Elo, 140 games (LOS 100%).
-    fn aspiration(&mut self, sh: &Shared, depth: i32, reporter: &dyn Reporter) {
-        let prev = self.root_moves[self.pv_idx].prev_score;
-        let mut delta = ASPIRATION_DELTA;
-        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && prev.abs() <= TB_WIN_BOUND {
-            ((prev - delta).max(-INF), (prev + delta).min(INF))
-        } else {
-            (-INF, INF)
-        };
-        loop {
-            // Scores from an earlier pass are stale: a move the pass does not reach (the search is
-            // stopped or the root fails high) must not sort above the moves it did search.
-            for rm in &mut self.root_moves[self.pv_idx + 1..] {
-                rm.score = -INF;
-            }
-            let score = self.search_root(sh, depth, alpha, beta);
-            // Stable sort: moves not (re)searched keep their order behind the best.
-            self.root_moves[self.pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-            if self.stopped {
-                return;
-            }
-            if score <= alpha {
-                // Fail low: widen downwards, pull beta towards the middle.
-                beta = (alpha + beta) / 2;
-                alpha = (score - delta).max(-INF);
-                self.root_moves[self.pv_idx].bound = Bound::Upper;
-            } else if score >= beta {
-                beta = (score + delta).min(INF);
-                self.root_moves[self.pv_idx].bound = Bound::Lower;
-            } else {
-                self.root_moves[self.pv_idx].bound = Bound::Exact;
-                return;
-            }
-            if self.id == 0 && sh.time.elapsed() > Duration::from_secs(2) {
-                self.flush_nodes(sh);
-                reporter.info(&self.info(sh, self.pv_idx, depth));
-            }
-            delta += delta / 2;
-        }
-    }
-
-    /// The `info` for MultiPV line `i` (0-based).
-    pub fn info(&self, sh: &Shared, i: usize, depth: i32) -> SearchInfo {
-        let rm = &self.root_moves[i];
-        let mut score = if rm.score == -INF {
-            rm.prev_score
-        } else {
-            rm.score
-        };
-        if let Some(tb_score) = rm.tb_score {
-            if score.abs() < MATE_BOUND {
-                score = tb_score;
-            }
-        }
-        let bound = if i < self.pv_idx || rm.score == -INF {
-            Bound::Exact
-        } else {
-            rm.bound
-        };
-        SearchInfo {
-            depth,
-            seldepth: rm.seldepth.max(1) as i32,
-            multipv: i + 1,
-            score: to_uci_score(score),
-            bound,
-            value: score,
-            nodes: sh.nodes.load(Ordering::Relaxed),
-            time_ms: sh.time.elapsed().as_millis() as u64,
-            hashfull: sh.tt.hashfull(),
-            tbhits: sh.tb.map(|_| sh.tbhits.load(Ordering::Relaxed)),
-            pv: rm.pv.clone(),
-        }
-    }
-}
-
-/// What the main thread's iterations said so far, for the time manager: how many iterations in
-/// a row kept the best move, and the last best score.
-#[derive(Default)]
-struct SearchEffort {
-    best: Move,
-    stable_iterations: u32,
-    score: Option<i32>,
-}
-
-impl SearchEffort {
-    /// Records an iteration (its best move and score, and the share of its nodes spent on that
-    /// move) and returns the factor for the soft time limit (see `time::soft_scale`).
-    fn next(&mut self, best: Move, score: i32, best_share: f64) -> f64 {
-        if best == self.best {
-            self.stable_iterations += 1;
-        } else {
-            self.best = best;
-            self.stable_iterations = 0;
-        }
-        let drop = self.score.map_or(0, |previous| previous - score);
-        self.score = Some(score);
-        super::time::soft_scale(self.stable_iterations, best_share, drop)
-    }
-}
-
-/// Converts an internal score to the reported one: mates in moves, not plies, and a tablebase
-/// win `n` plies away as `20000 - n` centipawns (Stockfish's convention), never as a mate.
-pub fn to_uci_score(score: i32) -> Score {
-    if score >= MATE_BOUND {
-        Score::Mate((MATE - score + 1) / 2)
-    } else if score <= -MATE_BOUND {
-        Score::Mate(-(MATE + score) / 2)
-    } else if score.abs() > TB_WIN_BOUND {
-        Score::Centipawns(score.signum() * (TB_CENTIPAWNS - (TB_WIN - score.abs())))
-    } else {
-        Score::Centipawns(score)
-    }
-}
-
-/// What a tablebase win at the root is reported as, in centipawns.
-pub const TB_CENTIPAWNS: i32 = 20_000;
-
-/// The Syzygy tables one search may use, and how.
-#[derive(Clone, Copy, Default)]
-pub struct TbUse<'a> {
-    pub tables: Option<&'a Tablebases>,
-    pub settings: TbSettings,
-}
-
-/// Runs one search to completion on the calling thread (with helpers for `threads > 1`) and
-/// reports the best move. `pool` holds at least `threads` thread data.
-pub fn run_search(
-    request: &SearchRequest,
-    signals: &SearchSignals,
-    tt: &TranspositionTable,
-    pool: &mut [ThreadData],
-    reporter: &dyn Reporter,
-    tb: TbUse,
-) -> u64 {
-    tt.new_search();
-    for td in pool.iter_mut() {
-        td.prepare(request);
-    }
-    // A root the tables cover: search only the moves that keep the best result.
-    let candidates: Vec<Move> = pool[0].root_moves.iter().map(|rm| rm.mv).collect();
-    let root_tb = tb
-        .tables
-        .and_then(|t| tablebase::rank_root(t, &request.board, &candidates, &tb.settings));
-    let mut tb_cardinality = tb
-        .tables
-        .map_or(0, |t| t.largest().min(tb.settings.probe_limit));
-    let mut root_hits = 0;
-    if let Some(root_tb) = &root_tb {
-        for td in pool.iter_mut() {
-            td.restrict_root_moves(root_tb);
-        }
-        root_hits = root_tb.hits;
-        if !root_tb.probe_in_search {
-            tb_cardinality = 0;
-        }
-    }
-    let sh = Shared {
-        tt,
-        signals,
-        request,
-        abort: AtomicBool::new(false),
-        nodes: AtomicU64::new(0),
-        time: TimeManager::new(
-            &request.limits,
-            request.board.side_to_move(),
-            request.move_overhead_ms,
-            request.start,
-            pool[0].root_moves.len(),
-        ),
-        tb: tb.tables,
-        tb_settings: tb.settings,
-        tb_cardinality,
-        tbhits: AtomicU64::new(root_hits),
-    };
-    let (main, helpers) = pool.split_first_mut().expect("at least one thread");
-    if main.root_moves.is_empty() {
-        let score = if request.board.in_check() {
-            Score::Mate(0)
-        } else {
-            Score::Centipawns(0)
-        };
-        let value = if request.board.in_check() {
-            -MATE
-        } else {
-            DRAW
-        };
-        reporter.info(&SearchInfo {
-            depth: 0,
-            seldepth: 0,
-            multipv: 1,
-            score,
-            bound: Bound::Exact,
-            value,
-            nodes: 0,
-            time_ms: 0,
-            hashfull: tt.hashfull(),
-            tbhits: None,
-            pv: Vec::new(),
-        });
-        wait_while_held(signals);
-        reporter.best_move(None, None);
-        return 0;
-    }
-    // Where memory is tight (an address-space limit), helpers are started one at a time and
-    // wait until all are up: each first sets up its share of the allocator and reports ready,
-    // so the memory check before the next one sees what it took. Otherwise they start at once.
-    let careful = !memory_to_spare(helpers.len().saturating_mul(THREAD_MEMORY));
-    let released = (std::sync::Mutex::new(!careful), std::sync::Condvar::new());
-    std::thread::scope(|scope| {
-        let wanted = helpers.len();
-        let (ready_tx, ready_rx) = std::sync::mpsc::channel::<()>();
-        for (started, td) in helpers.iter_mut().enumerate() {
-            let sh = &sh;
-            let ready = ready_tx.clone();
-            let released = &released;
-            let spawned = if !careful || memory_to_spare(0) {
-                std::thread::Builder::new()
-                    .name(format!("search {}", started + 1))
-                    .spawn_scoped(scope, move || {
-                        std::hint::black_box(Box::new(0u64));
-                        let _ = ready.send(());
-                        let (lock, go) = released;
-                        let mut go_on = lock.lock().unwrap_or_else(|e| e.into_inner());
-                        while !*go_on {
-                            go_on = go.wait(go_on).unwrap_or_else(|e| e.into_inner());
-                        }
-                        drop(go_on);
-                        td.iterative_deepening(sh, &super::SilentReporter)
-                    })
-                    .map_err(|e| e.to_string())
-                    .and_then(|_| match careful {
-                        true => ready_rx.recv().map_err(|e| e.to_string()),
-                        false => Ok(()),
-                    })
-            } else {
-                Err("memory is short".to_string())
-            };
-            // No more threads to be had (a limit on threads or memory): search with fewer.
-            if let Err(e) = spawned {
-                reporter.message(&format!(
-                    "could start only {} of {} search threads ({e}); searching with {}",
-                    started + 1,
-                    wanted + 1,
-                    started + 1
-                ));
-                break;
-            }
-        }
-        *released.0.lock().unwrap_or_else(|e| e.into_inner()) = true;
-        released.1.notify_all();
-        main.iterative_deepening(&sh, reporter);
-        wait_while_held(signals);
-        sh.abort.store(true, Ordering::Relaxed);
-    });
-    main.flush_nodes(&sh);
-    // An interrupted iteration may have changed the best move after the last report: GUIs want
-    // a final exact line whose PV starts with the best move (UCI-CHECKLIST items 49 and 50).
-    if main.stopped && main.completed_depth >= 1 {
-        let mut last = main.info(&sh, 0, main.completed_depth);
-        last.bound = Bound::Exact;
-        reporter.info(&last);
-    }
-    let best = main.root_moves[0].clone();
-    let mut ponder = best.pv.get(1).copied();
-    if ponder.is_none() {
-        // Try the hash table for a reply to ponder on.
-        let child = request.board.make_move(best.mv);
-        ponder = tt
-            .probe(child.hash())
-            .map(|e| e.mv)
-            .filter(|&m| child.is_legal(m));
-    }
-    reporter.best_move(Some(best.mv), ponder);
-    sh.nodes.load(Ordering::Relaxed)
-}
-
-/// Address space the engine keeps free when it sets up search threads, for what the threads
-/// it already has will allocate (a thread's signal stack, small allocations): taking threads
-/// and their tables until the system refuses would leave those to fail, and a failed
-/// allocation aborts the process.
-const MEMORY_HEADROOM: usize = 64 << 20;
-
-/// A generous bound on the address space one more search thread takes: its stack (2 MB) and
-/// the C allocator's arena for it (glibc reserves 64 MB, twice that while aligning it).
-const THREAD_MEMORY: usize = 128 << 20;
-
-/// Whether `bytes` plus [`MEMORY_HEADROOM`] can still be allocated (it is freed at once;
-/// without a memory limit this is an unused mapping made and dropped, a few microseconds).
-pub(super) fn memory_to_spare(bytes: usize) -> bool {
-    let mut probe: Vec<u8> = Vec::new();
-    let spare = probe
-        .try_reserve_exact(bytes.saturating_add(MEMORY_HEADROOM))
-        .is_ok();
-    // Keep the allocation: an allocation that is never used may be optimised away.
-    std::hint::black_box(&mut probe);
-    spare
-}
-
-/// `go infinite` and `go ponder` never end on their own: sleep until `stop` or `ponderhit`.
-fn wait_while_held(signals: &SearchSignals) {
-    signals.released.wait_while(|| {
-        signals.hold.load(Ordering::Acquire) && !signals.stop.load(Ordering::Acquire)
-    });
 }

@@ -24,8 +24,8 @@
 
 use std::time::{Duration, Instant};
 
+use super::limits::Limits;
 use super::params::{MATE, MATE_BOUND, MAX_PLY};
-use super::Limits;
 use crate::types::Color;
 
 /// When the search must stop by the clock, from the `go` limits: `soft`: no new iteration after
@@ -110,12 +110,14 @@ impl TimeManager {
         self.node_limit.is_some() || self.level_nodes.is_some()
     }
 
-    /// Whether `nodes` reached the node limit (`go nodes`, datagen's hard cap) or, once the first
-    /// iteration is complete (`first_done`), the level's cap: stop at once.
+    /// Whether, once the first iteration is complete (`first_done`), `nodes` reached the node
+    /// limit (`go nodes`, datagen's hard cap) or the level's cap: stop at once. The first
+    /// iteration always completes, so every move played was searched (`go nodes 0` too).
     #[inline(always)]
     pub fn out_of_nodes(&self, nodes: u64, first_done: bool) -> bool {
-        self.node_limit.is_some_and(|limit| nodes >= limit)
-            || (first_done && self.level_nodes.is_some_and(|limit| nodes >= limit))
+        first_done
+            && (self.node_limit.is_some_and(|limit| nodes >= limit)
+                || self.level_nodes.is_some_and(|limit| nodes >= limit))
     }
 
     /// Whether the hard time limit has passed: abort the iteration at once. Pondering is never

@@ -17,18 +17,18 @@ pub mod output;
 pub mod score;
 
 use std::io::BufRead;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 pub use command::{Command, Go, ParseError, StartPosition};
-pub use options::{OptionChange, Options, OPTIONS};
+pub use options::{OptionValue, Options, OPTIONS};
 pub use output::{Output, OutputWriter, UciReporter};
 
 use crate::board::{Board, Game};
-use crate::event::Event;
+use crate::evaluation::Evaluation;
+use crate::event::{Event, StopFlag};
 use crate::search::{Engine, SearchRequest};
 use crate::types::Move;
 
@@ -85,24 +85,17 @@ pub enum Flow {
 }
 
 /// Engine work postponed until the running search has ended.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 enum Deferred {
-    Hash(usize),
-    Threads(usize),
-    ClearHash,
-    UseNnue(bool),
-    SyzygyPath(String),
-    SyzygyProbeDepth(i32),
-    Syzygy50MoveRule(bool),
-    SyzygyProbeLimit(u32),
+    /// A changed option's effect (see `options`), run with the option values current then.
+    Option(options::EngineEffect),
     NewGame,
-    Network(Arc<crate::nnue::Network>),
 }
 
 /// A `go perft` or `bench` running on its own thread.
 struct Job {
     /// Set by `stop` (and `quit`, and a `go`): the job ends early, saying so.
-    stop: Arc<AtomicBool>,
+    stop: Arc<StopFlag>,
     /// Set just before the job prints its result: from then on it counts as finished.
     done: Arc<Event>,
     handle: JoinHandle<()>,
@@ -175,7 +168,7 @@ impl Uci {
             engine: Engine::new(),
             job: None,
             game: Game::new(Board::startpos()),
-            options: Options::default(),
+            options: Options::new(),
             deferred: Vec::new(),
             last_go_holds: false,
             events: None,
@@ -211,17 +204,20 @@ impl Uci {
 
     /// Runs command-line arguments as commands (`escaque bench`, `escaque "go perft 3"`): each
     /// argument that contains a space is a command of its own, otherwise all are joined into one.
-    /// A finite search is waited for; an infinite or ponder search is stopped.
-    pub fn run_args(&mut self, args: &[String]) {
+    /// A finite search is waited for; an infinite or ponder search is stopped. Stops at the
+    /// first command that reports an error (give this controller [`Output::command_line`] to
+    /// have errors on stderr); whether every command succeeded.
+    pub fn run_args(&mut self, args: &[String]) -> bool {
         let commands: Vec<String> = if args.iter().any(|a| a.contains(char::is_whitespace)) {
             args.to_vec()
         } else {
             vec![args.join(" ")]
         };
         for command in &commands {
-            if self.execute(command, Instant::now()) == Flow::Quit {
+            let flow = self.execute(command, Instant::now());
+            if flow == Flow::Quit || self.out.failed() {
                 self.shutdown();
-                return;
+                return !self.out.failed();
             }
         }
         if self.last_go_holds {
@@ -229,6 +225,7 @@ impl Uci {
         }
         self.wait();
         self.settle();
+        !self.out.failed()
     }
 
     /// Waits until the running search (which must be one that ends by itself), perft or bench
@@ -242,7 +239,7 @@ impl Uci {
     pub fn shutdown(&mut self) {
         self.engine.stop();
         if let Some(job) = &self.job {
-            job.stop.store(true, Ordering::Release);
+            job.stop.stop();
         }
         let deadline = Instant::now() + QUIT_GRACE;
         if self.engine.wait_answered_until(deadline) {
@@ -265,15 +262,19 @@ impl Uci {
     /// Stops a running `go perft` or `bench` and waits for it (it stops within milliseconds).
     fn stop_job(&mut self) {
         if let Some(job) = &self.job {
-            job.stop.store(true, Ordering::Release);
+            job.stop.stop();
         }
         self.finish_job();
     }
 
     /// Runs `work` on a thread of its own as the current job; `work` gets the stop flag and
     /// must set `done` just before it prints its result. If no thread can be had, it runs here.
-    fn start_job(&mut self, name: &str, work: impl FnOnce(&AtomicBool, &Event) + Send + 'static) {
-        let stop = Arc::new(AtomicBool::new(false));
+    fn start_job(
+        &mut self,
+        name: &str,
+        work: impl FnOnce(&Arc<StopFlag>, &Event) + Send + 'static,
+    ) {
+        let stop = Arc::new(StopFlag::default());
         let done = Arc::new(Event::default());
         let work = Arc::new(std::sync::Mutex::new(Some(work)));
         let run = {
@@ -314,37 +315,11 @@ impl Uci {
 
     fn apply_to_engine(&mut self, work: &Deferred) {
         match work {
-            Deferred::Hash(mb) => {
-                if let Err(e) = self.engine.set_hash_mb(*mb) {
-                    let kept = self.engine.hash_mb();
-                    self.out
-                        .error(&format!("option 'Hash': {e}; keeping {kept} MB"));
-                }
-            }
-            Deferred::Threads(n) => self.engine.set_threads(*n),
-            Deferred::ClearHash => self.engine.clear_hash(),
-            Deferred::UseNnue(on) => self.engine.set_use_nnue(*on),
-            Deferred::SyzygyPath(path) => match self.engine.set_syzygy_path(path) {
+            Deferred::Option(effect) => match effect(&mut self.engine, &self.options) {
                 Ok(lines) => lines.iter().for_each(|l| self.out.info_string(l)),
                 Err(e) => self.out.error(&e),
             },
-            Deferred::SyzygyProbeDepth(depth) => {
-                let mut settings = self.engine.tb_settings();
-                settings.probe_depth = *depth;
-                self.engine.set_tb_settings(settings);
-            }
-            Deferred::Syzygy50MoveRule(on) => {
-                let mut settings = self.engine.tb_settings();
-                settings.rule50 = *on;
-                self.engine.set_tb_settings(settings);
-            }
-            Deferred::SyzygyProbeLimit(pieces) => {
-                let mut settings = self.engine.tb_settings();
-                settings.probe_limit = *pieces;
-                self.engine.set_tb_settings(settings);
-            }
             Deferred::NewGame => self.engine.new_game(),
-            Deferred::Network(net) => self.engine.set_network(Arc::clone(net)),
         }
     }
 
@@ -389,7 +364,7 @@ impl Uci {
             Command::Stop => {
                 self.engine.stop();
                 if let Some(job) = &self.job {
-                    job.stop.store(true, Ordering::Release);
+                    job.stop.stop();
                 }
             }
             Command::PonderHit => self.engine.ponderhit(),
@@ -415,65 +390,20 @@ impl Uci {
         self.out.line(&text);
     }
 
+    /// `setoption`: the value is checked (a file is read) and recorded now, so a bad one is
+    /// refused at once and changes nothing; its effect on the engine waits for a running search
+    /// to end.
     fn set_option(&mut self, name: &str, value: Option<&str>) {
-        match options::parse_change(name, value) {
-            Ok(OptionChange::EvalFile(path)) => self.load_network(path),
-            Ok(OptionChange::Hash(mb)) => self.engine_work(Deferred::Hash(mb)),
-            Ok(OptionChange::Threads(n)) => self.engine_work(Deferred::Threads(n)),
-            Ok(OptionChange::ClearHash) => self.engine_work(Deferred::ClearHash),
-            Ok(OptionChange::UseNnue(on)) => self.engine_work(Deferred::UseNnue(on)),
-            Ok(OptionChange::SyzygyPath(path)) => self.set_syzygy_path(path),
-            Ok(OptionChange::SyzygyProbeDepth(d)) => {
-                self.engine_work(Deferred::SyzygyProbeDepth(d))
-            }
-            Ok(OptionChange::Syzygy50MoveRule(on)) => {
-                self.engine_work(Deferred::Syzygy50MoveRule(on))
-            }
-            Ok(OptionChange::SyzygyProbeLimit(n)) => {
-                self.engine_work(Deferred::SyzygyProbeLimit(n))
-            }
-            Ok(change) => self.options.apply(&change),
-            Err(e) => self.out.error(&e.to_string()),
-        }
-    }
-
-    /// `SyzygyPath`: checked now, so that a path without usable tables is refused at once and
-    /// changes nothing; the tables are opened when no search runs.
-    fn set_syzygy_path(&mut self, path: String) {
-        if !crate::syzygy::is_empty_path(&path) {
-            if let Err(e) = crate::syzygy::check(&path) {
-                self.out
-                    .error(&format!("option 'SyzygyPath': {e}; unchanged"));
-                return;
-            }
-        }
-        self.options.apply(&OptionChange::SyzygyPath(path.clone()));
-        self.engine_work(Deferred::SyzygyPath(path));
-    }
-
-    /// `EvalFile`: the network is read and checked now, so a bad file is reported at once and
-    /// changes nothing; the switch itself waits for a running search to end.
-    fn load_network(&mut self, path: String) {
-        let loaded = if path == options::DEFAULT_EVAL_FILE {
-            Ok(crate::nnue::Network::default_network())
-        } else {
-            crate::nnue::Network::load(&path).map(Arc::new)
+        let (spec, value) = match options::parse_change(name, value) {
+            Ok(parsed) => parsed,
+            Err(e) => return self.out.error(&e.to_string()),
         };
-        match loaded {
-            Ok(net) => {
-                self.out.info_string(&format!(
-                    "network {} loaded (checksum {:016x}, {})",
-                    command::excerpt(&path),
-                    net.checksum,
-                    net.describe()
-                ));
-                self.options.apply(&OptionChange::EvalFile(path));
-                self.engine_work(Deferred::Network(net));
-            }
-            Err(e) => self.out.error(&format!(
-                "option 'EvalFile': {e}; keeping {}",
-                command::excerpt(&self.options.eval_file)
-            )),
+        match spec.set(&mut self.options, value) {
+            Ok(lines) => lines.iter().for_each(|l| self.out.info_string(l)),
+            Err(e) => return self.out.error(&e),
+        }
+        if let Some(effect) = spec.engine {
+            self.engine_work(Deferred::Option(effect));
         }
     }
 
@@ -542,17 +472,14 @@ impl Uci {
         if self.options.limit_strength {
             limits.level_nodes = Some(crate::search::strength::node_cap(self.options.elo));
         }
-        let root_moves = if searchmoves.is_empty() {
-            board.legal_moves().to_vec()
-        } else {
-            searchmoves.clone()
-        };
+        // The root list is built here, once, for the reporter and every search thread.
+        let root_moves = SearchRequest::root_moves(&board, &searchmoves);
         let mut reporter = UciReporter::new(
             Arc::clone(&self.out),
             board,
             self.options.chess960,
             self.options.show_wdl,
-            root_moves,
+            root_moves.clone(),
         );
         reporter = reporter.with_history(self.game.history().to_vec());
         if let Some(events) = &self.events {
@@ -567,7 +494,7 @@ impl Uci {
             start: received,
             move_overhead_ms: self.options.move_overhead_ms,
             multipv: self.options.multipv.max(1),
-            searchmoves,
+            root_moves,
         };
         self.engine.go(request, reporter);
     }
@@ -620,7 +547,7 @@ impl Uci {
         let chess960 = self.options.chess960;
         let out = Arc::clone(&self.out);
         self.start_job("perft", move |stop, done| {
-            let result = crate::perft::divide_until(&board, depth, threads, 0, stop);
+            let result = crate::perft::divide_until(&board, depth, threads, 0, stop.flag());
             done.set();
             let counts = match result {
                 Ok(counts) => counts,
@@ -636,27 +563,23 @@ impl Uci {
 
     fn eval(&self) {
         let board = self.game.board();
-        let net = self.engine.network();
+        let net = &self.options.network.0;
         let nnue = crate::nnue::evaluate_board(net, board);
-        let hce = crate::eval::evaluate(board);
-        let used = if self.engine.use_nnue() {
-            crate::eval::scale_known_draw(board, nnue)
-        } else {
-            hce
-        };
+        let hce = crate::hce::evaluate(board);
+        let evaluation = self.options.evaluation();
+        let used = evaluation.evaluate(board);
         self.out.line(&format!(
             "{}\nHand-crafted evaluation: {hce} cp (side to move)\n\
              NNUE evaluation: {nnue} cp (side to move), network checksum {:016x}\n\
              NNUE architecture: {} ({} inference)\n\
              Final evaluation ({}): {used} cp (side to move), {} cp (White)",
-            crate::eval::trace(board),
+            crate::hce::trace(board),
             net.checksum,
             net.describe(),
             crate::nnue::simd::path_name(),
-            if self.engine.use_nnue() {
-                "NNUE"
-            } else {
-                "hand-crafted, Use NNUE is off"
+            match evaluation {
+                Evaluation::Network(_) => "NNUE",
+                Evaluation::HandCrafted => "hand-crafted, Use NNUE is off",
             },
             used * board.side_to_move().sign()
         ));
@@ -669,10 +592,7 @@ impl Uci {
             return;
         }
         let out = Arc::clone(&self.out);
-        let eval = crate::bench::EvalChoice {
-            use_nnue: self.engine.use_nnue(),
-            network: Arc::clone(self.engine.network()),
-        };
+        let eval = self.options.evaluation();
         self.start_job("bench", move |stop, done| {
             // The position lines go out as they come; the last line (the total) after `done`.
             let mut writer = LineBehindWriter::new(&out);
@@ -691,7 +611,8 @@ impl Uci {
     fn help(&self) {
         self.out.info_string(
             "commands: uci isready setoption ucinewgame position go stop ponderhit quit debug \
-             register d eval bench [depth] go perft <depth> help",
+             register d eval bench [depth] go perft <depth> help; the command-line tools: \
+             escaque --help",
         );
     }
 }

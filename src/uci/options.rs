@@ -1,31 +1,42 @@
-//! The UCI options: their declarations (printed after `uci`), their current values, and the
-//! validation of `setoption`. Names match case-insensitively; a bad value changes nothing.
+//! The UCI options, each declared once, next to its effect: its name, type, default and range
+//! (printed after `uci`), the field of [`Options`] it sets, and what the engine does with it
+//! (run when no search is running: the controller defers it until the search ends). Names
+//! match case-insensitively; a bad value changes nothing. Adding an option is a field of
+//! [`Options`] and an entry of [`OPTIONS`] (its default is written there only).
 
 use std::fmt;
+use std::sync::Arc;
 
-use crate::search::{strength, Engine};
+use crate::evaluation::{Evaluation, USE_NETWORK_BY_DEFAULT};
+use crate::nnue::Network;
+use crate::search::{strength, Engine, TbSettings};
 
-/// The declared type of an option, with the typed change a valid value makes: each option
-/// builds its own [`OptionChange`], so a new option cannot silently act as an old one.
+/// What a changed option does to the engine, run when no search is running, reading the option
+/// values then current: lines to tell the user, or an error (one `info string error:` line).
+pub type EngineEffect = fn(&mut Engine, &Options) -> Result<Vec<String>, String>;
+
+/// The declared type of an option, its default and range, and the field of [`Options`] a valid
+/// value sets.
 #[derive(Copy, Clone, Debug)]
 pub enum OptionKind {
     Spin {
         default: i64,
         min: i64,
         max: i64,
-        change: fn(i64) -> OptionChange,
+        set: fn(&mut Options, i64),
     },
     Check {
         default: bool,
-        change: fn(bool) -> OptionChange,
+        set: fn(&mut Options, bool),
     },
-    Button {
-        press: fn() -> OptionChange,
-    },
-    /// A free-text value (`type string`); an empty value means the default.
+    /// Pressing it is its engine effect.
+    Button,
+    /// A free-text value (`type string`); an empty value means the default. `set` may refuse
+    /// the value (a file that cannot be used), changing nothing; otherwise it returns lines to
+    /// tell the user.
     Text {
         default: &'static str,
-        change: fn(String) -> OptionChange,
+        set: fn(&mut Options, &str) -> Result<Vec<String>, String>,
     },
 }
 
@@ -34,6 +45,9 @@ pub enum OptionKind {
 pub struct OptionSpec {
     pub name: &'static str,
     pub kind: OptionKind,
+    /// What the engine does with the new value (`None`: the controller reads the value when
+    /// it needs it, e.g. at the next `go`).
+    pub engine: Option<EngineEffect>,
 }
 
 impl fmt::Display for OptionSpec {
@@ -45,7 +59,7 @@ impl fmt::Display for OptionSpec {
                 default, min, max, ..
             } => write!(f, "spin default {default} min {min} max {max}"),
             OptionKind::Check { default, .. } => write!(f, "check default {default}"),
-            OptionKind::Button { .. } => write!(f, "button"),
+            OptionKind::Button => write!(f, "button"),
             OptionKind::Text { default, .. } => write!(f, "string default {default}"),
         }
     }
@@ -54,7 +68,23 @@ impl fmt::Display for OptionSpec {
 pub const MAX_HASH_MB: i64 = 65_536;
 pub const MAX_THREADS: i64 = 1024;
 pub const MAX_MULTIPV: i64 = 256;
-pub const DEFAULT_MOVE_OVERHEAD: u64 = 10;
+
+/// No engine effect but telling nothing.
+fn nothing() -> Result<Vec<String>, String> {
+    Ok(Vec::new())
+}
+
+/// The evaluation `Use NNUE` and `EvalFile` choose, given to the engine.
+fn choose_evaluation(engine: &mut Engine, o: &Options) -> Result<Vec<String>, String> {
+    engine.set_evaluation(o.evaluation());
+    nothing()
+}
+
+/// The Syzygy probe settings, given to the engine.
+fn probe_settings(engine: &mut Engine, o: &Options) -> Result<Vec<String>, String> {
+    engine.set_tb_settings(o.tb);
+    nothing()
+}
 
 /// Every option the engine declares, in the order printed.
 pub const OPTIONS: &[OptionSpec] = &[
@@ -64,8 +94,15 @@ pub const OPTIONS: &[OptionSpec] = &[
             default: Engine::DEFAULT_HASH_MB as i64,
             min: 1,
             max: MAX_HASH_MB,
-            change: |mb| OptionChange::Hash(mb as usize),
+            set: |o, mb| o.hash_mb = mb as usize,
         },
+        engine: Some(|engine, o| match engine.set_hash_mb(o.hash_mb) {
+            Ok(()) => nothing(),
+            Err(e) => Err(format!(
+                "option 'Hash': {e}; keeping {} MB",
+                engine.hash_mb()
+            )),
+        }),
     },
     OptionSpec {
         name: "Threads",
@@ -73,8 +110,12 @@ pub const OPTIONS: &[OptionSpec] = &[
             default: 1,
             min: 1,
             max: MAX_THREADS,
-            change: |n| OptionChange::Threads(n as usize),
+            set: |o, n| o.threads = n as usize,
         },
+        engine: Some(|engine, o| {
+            engine.set_threads(o.threads);
+            nothing()
+        }),
     },
     OptionSpec {
         name: "MultiPV",
@@ -82,44 +123,51 @@ pub const OPTIONS: &[OptionSpec] = &[
             default: 1,
             min: 1,
             max: MAX_MULTIPV,
-            change: |n| OptionChange::MultiPv(n as usize),
+            set: |o, n| o.multipv = n as usize,
         },
+        engine: None,
     },
     OptionSpec {
         name: "Move Overhead",
         kind: OptionKind::Spin {
-            default: DEFAULT_MOVE_OVERHEAD as i64,
+            default: 10,
             min: 0,
             max: 5000,
-            change: |ms| OptionChange::MoveOverhead(ms as u64),
+            set: |o, ms| o.move_overhead_ms = ms as u64,
         },
+        engine: None,
     },
     OptionSpec {
         name: "Clear Hash",
-        kind: OptionKind::Button {
-            press: || OptionChange::ClearHash,
-        },
+        kind: OptionKind::Button,
+        engine: Some(|engine, _| {
+            engine.clear_hash();
+            nothing()
+        }),
     },
     OptionSpec {
         name: "Ponder",
         kind: OptionKind::Check {
             default: false,
-            change: OptionChange::Ponder,
+            set: |o, on| o.ponder = on,
         },
+        engine: None,
     },
     OptionSpec {
         name: "UCI_Chess960",
         kind: OptionKind::Check {
             default: false,
-            change: OptionChange::Chess960,
+            set: |o, on| o.chess960 = on,
         },
+        engine: None,
     },
     OptionSpec {
         name: "UCI_LimitStrength",
         kind: OptionKind::Check {
             default: false,
-            change: OptionChange::LimitStrength,
+            set: |o, on| o.limit_strength = on,
         },
+        engine: None,
     },
     OptionSpec {
         name: "UCI_Elo",
@@ -127,92 +175,138 @@ pub const OPTIONS: &[OptionSpec] = &[
             default: strength::DEFAULT_ELO,
             min: strength::MIN_ELO,
             max: strength::MAX_ELO,
-            change: OptionChange::Elo,
+            set: |o, elo| o.elo = elo,
         },
+        engine: None,
     },
     OptionSpec {
         name: "UCI_ShowWDL",
         kind: OptionKind::Check {
             default: false,
-            change: OptionChange::ShowWdl,
+            set: |o, on| o.show_wdl = on,
         },
+        engine: None,
     },
     OptionSpec {
         name: "Use NNUE",
         kind: OptionKind::Check {
-            default: Engine::DEFAULT_USE_NNUE,
-            change: OptionChange::UseNnue,
+            default: USE_NETWORK_BY_DEFAULT,
+            set: |o, on| o.use_nnue = on,
         },
+        engine: Some(choose_evaluation),
     },
     OptionSpec {
         name: "EvalFile",
         kind: OptionKind::Text {
             default: DEFAULT_EVAL_FILE,
-            change: OptionChange::EvalFile,
+            set: load_eval_file,
         },
+        engine: Some(choose_evaluation),
     },
     OptionSpec {
         name: "SyzygyPath",
         kind: OptionKind::Text {
-            default: DEFAULT_SYZYGY_PATH,
-            change: OptionChange::SyzygyPath,
+            default: "<empty>",
+            set: check_syzygy_path,
         },
+        engine: Some(|engine, o| engine.set_syzygy_path(&o.syzygy_path)),
     },
     OptionSpec {
         name: "SyzygyProbeDepth",
         kind: OptionKind::Spin {
-            default: 1,
+            default: TbSettings::DEFAULT.probe_depth as i64,
             min: 1,
             max: 100,
-            change: |depth| OptionChange::SyzygyProbeDepth(depth as i32),
+            set: |o, depth| o.tb.probe_depth = depth as i32,
         },
+        engine: Some(probe_settings),
     },
     OptionSpec {
         name: "Syzygy50MoveRule",
         kind: OptionKind::Check {
-            default: true,
-            change: OptionChange::Syzygy50MoveRule,
+            default: TbSettings::DEFAULT.rule50,
+            set: |o, on| o.tb.rule50 = on,
         },
+        engine: Some(probe_settings),
     },
     OptionSpec {
         name: "SyzygyProbeLimit",
         kind: OptionKind::Spin {
-            default: 7,
+            default: TbSettings::DEFAULT.probe_limit as i64,
             min: 0,
             max: 7,
-            change: |pieces| OptionChange::SyzygyProbeLimit(pieces as u32),
+            set: |o, pieces| o.tb.probe_limit = pieces as u32,
         },
+        engine: Some(probe_settings),
     },
 ];
-
-/// The `SyzygyPath` value that means no tables (Stockfish's).
-pub const DEFAULT_SYZYGY_PATH: &str = "<empty>";
 
 /// The `EvalFile` value that names the network built into the binary.
 pub const DEFAULT_EVAL_FILE: &str = "<built-in>";
 
-/// A validated `setoption`.
+/// `EvalFile`: the network is read and checked now, so a bad file is reported at once and
+/// changes nothing; the switch itself (the engine effect) waits for a running search to end.
+fn load_eval_file(o: &mut Options, path: &str) -> Result<Vec<String>, String> {
+    use super::command::excerpt;
+    let loaded = if path == DEFAULT_EVAL_FILE {
+        Ok(Network::default_network())
+    } else {
+        Network::load(path).map(Arc::new)
+    };
+    let net =
+        loaded.map_err(|e| format!("option 'EvalFile': {e}; keeping {}", excerpt(&o.eval_file)))?;
+    let line = format!(
+        "network {} loaded (checksum {:016x}, {})",
+        excerpt(path),
+        net.checksum,
+        net.describe()
+    );
+    o.network = LoadedNetwork(net);
+    o.eval_file = path.to_string();
+    Ok(vec![line])
+}
+
+/// `SyzygyPath`: checked now, so that a path without usable tables is refused at once and
+/// changes nothing; the tables are opened (the engine effect) when no search runs.
+fn check_syzygy_path(o: &mut Options, path: &str) -> Result<Vec<String>, String> {
+    if !crate::syzygy::is_empty_path(path) {
+        crate::syzygy::check(path).map_err(|e| format!("option 'SyzygyPath': {e}; unchanged"))?;
+    }
+    o.syzygy_path = path.to_string();
+    nothing()
+}
+
+/// A network `EvalFile` loaded; two are equal when they are the same loaded network.
+#[derive(Clone)]
+pub struct LoadedNetwork(pub Arc<Network>);
+
+impl Default for LoadedNetwork {
+    fn default() -> LoadedNetwork {
+        LoadedNetwork(Network::default_network())
+    }
+}
+
+impl PartialEq for LoadedNetwork {
+    fn eq(&self, other: &LoadedNetwork) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for LoadedNetwork {}
+
+impl fmt::Debug for LoadedNetwork {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "LoadedNetwork({:016x})", self.0.checksum)
+    }
+}
+
+/// A valid `setoption` value, of its option's type.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum OptionChange {
-    Hash(usize),
-    Threads(usize),
-    MultiPv(usize),
-    MoveOverhead(u64),
-    ClearHash,
-    Ponder(bool),
-    Chess960(bool),
-    ShowWdl(bool),
-    /// `UCI_LimitStrength`: play at the level `UCI_Elo` names.
-    LimitStrength(bool),
-    Elo(i64),
-    UseNnue(bool),
-    /// A network file to load, or [`DEFAULT_EVAL_FILE`].
-    EvalFile(String),
-    /// Directories of Syzygy tables, or [`DEFAULT_SYZYGY_PATH`].
-    SyzygyPath(String),
-    SyzygyProbeDepth(i32),
-    Syzygy50MoveRule(bool),
-    SyzygyProbeLimit(u32),
+pub enum OptionValue {
+    Spin(i64),
+    Check(bool),
+    Press,
+    Text(String),
 }
 
 /// Why a `setoption` was refused.
@@ -272,41 +366,41 @@ impl fmt::Display for OptionError {
 
 impl std::error::Error for OptionError {}
 
-/// Validates `setoption name <name> [value <value>]`.
-pub fn parse_change(name: &str, value: Option<&str>) -> Result<OptionChange, OptionError> {
+/// Validates `setoption name <name> [value <value>]`: the option and its value, unapplied.
+pub fn parse_change(
+    name: &str,
+    value: Option<&str>,
+) -> Result<(&'static OptionSpec, OptionValue), OptionError> {
     let spec = OPTIONS
         .iter()
         .find(|o| o.name.eq_ignore_ascii_case(name.trim()))
         .ok_or_else(|| OptionError::Unknown(name.to_string()))?;
     let value = value.map(str::trim);
     let name = spec.name;
-    match spec.kind {
-        OptionKind::Button { press } => Ok(press()),
-        OptionKind::Text { default, change } => Ok(change(
+    let value = match spec.kind {
+        OptionKind::Button => OptionValue::Press,
+        OptionKind::Text { default, .. } => OptionValue::Text(
             value
                 .filter(|v| !v.is_empty())
                 .unwrap_or(default)
                 .to_string(),
-        )),
-        OptionKind::Check { change, .. } => {
+        ),
+        OptionKind::Check { .. } => {
             let text = value
                 .filter(|v| !v.is_empty())
                 .ok_or(OptionError::MissingValue(name))?;
-            let on = if text.eq_ignore_ascii_case("true") {
-                true
+            if text.eq_ignore_ascii_case("true") {
+                OptionValue::Check(true)
             } else if text.eq_ignore_ascii_case("false") {
-                false
+                OptionValue::Check(false)
             } else {
                 return Err(OptionError::NotABool {
                     name,
                     value: text.to_string(),
                 });
-            };
-            Ok(change(on))
+            }
         }
-        OptionKind::Spin {
-            min, max, change, ..
-        } => {
+        OptionKind::Spin { min, max, .. } => {
             let text = value
                 .filter(|v| !v.is_empty())
                 .ok_or(OptionError::MissingValue(name))?;
@@ -327,65 +421,76 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<OptionChange, Opt
             if !(min..=max).contains(&n) {
                 return Err(out_of_range());
             }
-            Ok(change(n))
+            OptionValue::Spin(n)
         }
+    };
+    Ok((spec, value))
+}
+
+impl OptionSpec {
+    /// Sets `value` (of this option's type, from [`parse_change`]) in `options`: lines to tell
+    /// the user, or why the value was refused (then nothing changed).
+    pub fn set(&self, options: &mut Options, value: OptionValue) -> Result<Vec<String>, String> {
+        match (self.kind, value) {
+            (OptionKind::Spin { set, .. }, OptionValue::Spin(n)) => set(options, n),
+            (OptionKind::Check { set, .. }, OptionValue::Check(on)) => set(options, on),
+            (OptionKind::Text { set, .. }, OptionValue::Text(text)) => return set(options, &text),
+            (OptionKind::Button, OptionValue::Press) => {}
+            (_, value) => unreachable!("{value:?} is not a value of option {}", self.name),
+        }
+        nothing()
+    }
+
+    /// Sets this option's default in `options`.
+    fn set_default(&self, options: &mut Options) {
+        let value = match self.kind {
+            OptionKind::Spin { default, .. } => OptionValue::Spin(default),
+            OptionKind::Check { default, .. } => OptionValue::Check(default),
+            OptionKind::Text { default, .. } => OptionValue::Text(default.to_string()),
+            OptionKind::Button => return,
+        };
+        self.set(options, value)
+            .unwrap_or_else(|e| panic!("the default of option {} is refused: {e}", self.name));
     }
 }
 
-/// The option values the controller owns. Hash, Threads and Use NNUE are the engine's (one copy
-/// each, read back from it); buttons hold no value.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Every option's value (buttons hold none). [`Options::new`] gives the declared defaults.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Options {
+    pub hash_mb: usize,
+    pub threads: usize,
     pub multipv: usize,
     pub move_overhead_ms: u64,
     pub ponder: bool,
     pub chess960: bool,
     pub show_wdl: bool,
+    /// `UCI_LimitStrength`: play at the level `UCI_Elo` names.
     pub limit_strength: bool,
     pub elo: i64,
+    /// `Use NNUE`: the network evaluates, or the hand-crafted evaluation.
+    pub use_nnue: bool,
+    /// The `EvalFile` value, and the network it names.
     pub eval_file: String,
+    pub network: LoadedNetwork,
+    /// Directories of Syzygy tables, or `<empty>`.
     pub syzygy_path: String,
-}
-
-impl Default for Options {
-    fn default() -> Options {
-        Options {
-            multipv: 1,
-            move_overhead_ms: DEFAULT_MOVE_OVERHEAD,
-            ponder: false,
-            chess960: false,
-            show_wdl: false,
-            limit_strength: false,
-            elo: strength::DEFAULT_ELO,
-            eval_file: DEFAULT_EVAL_FILE.to_string(),
-            syzygy_path: DEFAULT_SYZYGY_PATH.to_string(),
-        }
-    }
+    /// `SyzygyProbeDepth`, `Syzygy50MoveRule`, `SyzygyProbeLimit`.
+    pub tb: TbSettings,
 }
 
 impl Options {
-    /// Records a change to a value the controller owns; the engine's own options (Hash,
-    /// Threads, Clear Hash, Use NNUE, the Syzygy probe settings; and the network EvalFile
-    /// names and the tables SyzygyPath names) are applied to the engine.
-    pub fn apply(&mut self, change: &OptionChange) {
-        match *change {
-            OptionChange::MultiPv(n) => self.multipv = n,
-            OptionChange::MoveOverhead(ms) => self.move_overhead_ms = ms,
-            OptionChange::Ponder(on) => self.ponder = on,
-            OptionChange::Chess960(on) => self.chess960 = on,
-            OptionChange::ShowWdl(on) => self.show_wdl = on,
-            OptionChange::LimitStrength(on) => self.limit_strength = on,
-            OptionChange::Elo(elo) => self.elo = elo,
-            OptionChange::EvalFile(ref path) => self.eval_file = path.clone(),
-            OptionChange::SyzygyPath(ref path) => self.syzygy_path = path.clone(),
-            OptionChange::Hash(_)
-            | OptionChange::Threads(_)
-            | OptionChange::ClearHash
-            | OptionChange::UseNnue(_)
-            | OptionChange::SyzygyProbeDepth(_)
-            | OptionChange::Syzygy50MoveRule(_)
-            | OptionChange::SyzygyProbeLimit(_) => {}
+    /// Every option at its declared default.
+    pub fn new() -> Options {
+        let mut options = Options::default();
+        for spec in OPTIONS {
+            spec.set_default(&mut options);
         }
+        options
+    }
+
+    /// What `Use NNUE` and `EvalFile` choose.
+    pub fn evaluation(&self) -> Evaluation {
+        Evaluation::choose(self.use_nnue, &self.network.0)
     }
 }
 
@@ -405,6 +510,7 @@ mod tests {
         assert!(lines.contains(&"option name Clear Hash type button".to_string()));
         assert!(lines.contains(&"option name UCI_Chess960 type check default false".to_string()));
         assert!(lines.contains(&"option name UCI_ShowWDL type check default false".to_string()));
+        assert!(lines.contains(&"option name SyzygyPath type string default <empty>".to_string()));
         for o in OPTIONS {
             if let OptionKind::Spin {
                 default, min, max, ..
@@ -415,56 +521,64 @@ mod tests {
         }
     }
 
+    /// Options as `setoption` lines would leave them, from the defaults.
+    fn set(lines: &[(&str, Option<&str>)]) -> Options {
+        let mut options = Options::new();
+        for &(name, value) in lines {
+            let (spec, value) = parse_change(name, value).unwrap();
+            spec.set(&mut options, value).unwrap();
+        }
+        options
+    }
+
+    #[test]
+    fn the_defaults_are_the_declared_ones() {
+        let o = Options::new();
+        assert_eq!((o.hash_mb, o.threads, o.multipv), (16, 1, 1));
+        assert_eq!((o.move_overhead_ms, o.elo), (10, strength::DEFAULT_ELO));
+        assert!(o.use_nnue && !o.chess960 && !o.ponder && !o.show_wdl && !o.limit_strength);
+        assert_eq!(
+            (o.eval_file.as_str(), o.syzygy_path.as_str()),
+            ("<built-in>", "<empty>")
+        );
+        assert_eq!(o.tb, TbSettings::default());
+        assert_eq!(o.network, LoadedNetwork::default());
+    }
+
     #[test]
     fn names_and_bools_are_case_insensitive() {
-        assert_eq!(parse_change("hash", Some("64")), Ok(OptionChange::Hash(64)));
+        let o = set(&[
+            ("hash", Some("64")),
+            ("MOVE OVERHEAD", Some("0")),
+            ("uci_chess960", Some("TRUE")),
+            ("Ponder", Some("False")),
+            ("clear hash", None),
+            ("UCI_ShowWDL", Some("true")),
+            ("Threads", Some("256")),
+            ("MultiPV", Some("+3")),
+            ("syzygypath", Some("<empty>")),
+            ("SyzygyProbeDepth", Some("5")),
+            ("Syzygy50MoveRule", Some("false")),
+            ("SyzygyProbeLimit", Some("0")),
+            ("use nnue", Some("false")),
+        ]);
         assert_eq!(
-            parse_change("MOVE OVERHEAD", Some("0")),
-            Ok(OptionChange::MoveOverhead(0))
+            (o.hash_mb, o.move_overhead_ms, o.threads, o.multipv),
+            (64, 0, 256, 3)
         );
+        assert!(o.chess960 && !o.ponder && o.show_wdl && !o.use_nnue);
         assert_eq!(
-            parse_change("uci_chess960", Some("TRUE")),
-            Ok(OptionChange::Chess960(true))
+            o.tb,
+            TbSettings {
+                probe_depth: 5,
+                rule50: false,
+                probe_limit: 0
+            }
         );
+        assert!(matches!(o.evaluation(), Evaluation::HandCrafted));
         assert_eq!(
-            parse_change("Ponder", Some("False")),
-            Ok(OptionChange::Ponder(false))
-        );
-        assert_eq!(
-            parse_change("clear hash", None),
-            Ok(OptionChange::ClearHash)
-        );
-        assert_eq!(
-            parse_change("UCI_ShowWDL", Some("true")),
-            Ok(OptionChange::ShowWdl(true))
-        );
-        assert_eq!(
-            parse_change("Threads", Some("256")),
-            Ok(OptionChange::Threads(256))
-        );
-        assert_eq!(
-            parse_change("MultiPV", Some("+3")),
-            Ok(OptionChange::MultiPv(3))
-        );
-        assert_eq!(
-            parse_change("syzygypath", Some("/a:/b")),
-            Ok(OptionChange::SyzygyPath("/a:/b".into()))
-        );
-        assert_eq!(
-            parse_change("SyzygyPath", None),
-            Ok(OptionChange::SyzygyPath("<empty>".into()))
-        );
-        assert_eq!(
-            parse_change("SyzygyProbeDepth", Some("5")),
-            Ok(OptionChange::SyzygyProbeDepth(5))
-        );
-        assert_eq!(
-            parse_change("Syzygy50MoveRule", Some("false")),
-            Ok(OptionChange::Syzygy50MoveRule(false))
-        );
-        assert_eq!(
-            parse_change("SyzygyProbeLimit", Some("0")),
-            Ok(OptionChange::SyzygyProbeLimit(0))
+            parse_change("SyzygyPath", None).unwrap().1,
+            OptionValue::Text("<empty>".into())
         );
         assert!(matches!(
             parse_change("SyzygyProbeLimit", Some("8")),
@@ -499,12 +613,12 @@ mod tests {
             Err(OptionError::NotANumber { .. })
         ));
         assert_eq!(
-            parse_change("Hash", None),
-            Err(OptionError::MissingValue("Hash"))
+            parse_change("Hash", None).unwrap_err(),
+            OptionError::MissingValue("Hash")
         );
         assert_eq!(
-            parse_change("Ponder", Some("")),
-            Err(OptionError::MissingValue("Ponder"))
+            parse_change("Ponder", Some("")).unwrap_err(),
+            OptionError::MissingValue("Ponder")
         );
         assert!(matches!(
             parse_change("Ponder", Some("yes")),
@@ -514,14 +628,16 @@ mod tests {
             parse_change("NoSuchThing", Some("1")),
             Err(OptionError::Unknown(_))
         ));
-    }
-
-    #[test]
-    fn apply_records_values() {
-        let mut o = Options::default();
-        o.apply(&OptionChange::MultiPv(4));
-        o.apply(&OptionChange::Chess960(true));
-        o.apply(&OptionChange::MoveOverhead(50));
-        assert_eq!((o.multipv, o.chess960, o.move_overhead_ms), (4, true, 50));
+        // A file that cannot be used is refused by the setter, and nothing changes.
+        let mut o = Options::new();
+        for (name, value) in [
+            ("EvalFile", "/no/such/escaque.nnue"),
+            ("SyzygyPath", "/no/such/escaque/dir"),
+        ] {
+            let (spec, value) = parse_change(name, Some(value)).unwrap();
+            let err = spec.set(&mut o, value).unwrap_err();
+            assert!(err.starts_with(&format!("option '{name}': ")), "{err}");
+            assert_eq!(o, Options::new());
+        }
     }
 }

@@ -20,6 +20,10 @@ pub struct Output {
     /// Exit the process if the sink is closed (stdout to a GUI that went away), instead of
     /// panicking or spinning.
     exit_on_error: bool,
+    /// Commands given on the command line: errors go to stderr (`error: …`), not to the GUI.
+    errors_to_stderr: bool,
+    /// Whether an error was reported (the command line then stops with a failure status).
+    failed: AtomicBool,
 }
 
 impl Output {
@@ -28,6 +32,18 @@ impl Output {
         Arc::new(Output {
             sink: Mutex::new(Box::new(std::io::stdout())),
             exit_on_error: true,
+            errors_to_stderr: false,
+            failed: AtomicBool::new(false),
+        })
+    }
+
+    /// Standard output for commands given as arguments: errors go to stderr.
+    pub fn command_line() -> Arc<Output> {
+        Arc::new(Output {
+            sink: Mutex::new(Box::new(std::io::stdout())),
+            exit_on_error: true,
+            errors_to_stderr: true,
+            failed: AtomicBool::new(false),
         })
     }
 
@@ -36,6 +52,8 @@ impl Output {
         Arc::new(Output {
             sink: Mutex::new(sink),
             exit_on_error: false,
+            errors_to_stderr: false,
+            failed: AtomicBool::new(false),
         })
     }
 
@@ -80,9 +98,19 @@ impl Output {
         self.line(&format!("info string {}", flat.trim()));
     }
 
-    /// `info string error: <text>`.
+    /// `info string error: <text>` (on the command line: `error: <text>` on stderr).
     pub fn error(&self, text: &str) {
-        self.info_string(&format!("error: {text}"));
+        self.failed.store(true, Ordering::Release);
+        if self.errors_to_stderr {
+            eprintln!("error: {text}");
+        } else {
+            self.info_string(&format!("error: {text}"));
+        }
+    }
+
+    /// Whether an error has been reported.
+    pub fn failed(&self) -> bool {
+        self.failed.load(Ordering::Acquire)
     }
 }
 

@@ -1,12 +1,10 @@
 //! Scores on the scale users read: a win-rate model fitted to the engine's own self-play
-//! (`model`, `fit`, `data wdl-fit`), with the parameters of the built-in network (`fitted`).
+//! (`model`; the fit is a tool, `escaque data wdl-fit`, in `tools::wdl_fit`), with the parameters
+//! of the built-in network (`fitted`).
 //! The search keeps its own units; only what the UCI front end reports is converted.
 
-pub mod cli;
-pub mod fit;
 mod fitted;
 pub mod model;
-pub mod report;
 
 pub use fitted::{FITTED_ON, MODEL, NETWORK_CHECKSUM};
 pub use model::{material, Wdl, WinRateModel};

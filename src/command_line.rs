@@ -1,0 +1,106 @@
+//! The command line. `escaque` alone speaks UCI on stdin/stdout. `escaque <tool> ...` runs a
+//! developer tool (`crate::tools`, with the `tools` feature). `escaque bench [depth]` runs the
+//! bench. Anything else is UCI commands, run in order before the program exits (`escaque "go
+//! perft 5"`, `escaque "position startpos moves e2e4" "go depth 12"`): each argument that
+//! contains a space is a command of its own, otherwise all arguments are one command. They stop
+//! at the first error, which goes to stderr with exit status 2 (as clap's own errors do).
+
+use std::ffi::OsString;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::uci::{spawn_stdin_reader, Output, Uci};
+
+const AFTER_HELP: &str = "\
+With no arguments, escaque speaks UCI on stdin/stdout (send `uci`; `help` lists the commands).
+Other arguments are run as UCI commands, then escaque exits: escaque \"go perft 5\",
+escaque \"position startpos moves e2e4\" \"go depth 12\" (an argument with a space is a command
+of its own; otherwise all are one command). Errors go to stderr with exit status 2.";
+
+/// A UCI chess engine: magic-bitboard move generation, NNUE evaluation, alpha-beta search with
+/// Lazy SMP, Syzygy tablebases
+#[derive(Parser, Debug)]
+#[command(name = "escaque", version, after_help = AFTER_HELP)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Search the bench positions to a fixed depth with 16 MB and one thread; the node count
+    /// (the last line) is the search's signature
+    Bench {
+        /// The depth searched
+        #[arg(default_value_t = crate::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(i32).range(1..=crate::search::params::MAX_PLY as i64))]
+        depth: i32,
+    },
+    #[cfg(feature = "tools")]
+    #[command(flatten)]
+    Tool(crate::tools::Tool),
+    /// UCI commands, run in order
+    #[command(external_subcommand)]
+    Uci(Vec<OsString>),
+}
+
+/// Runs the program with these arguments (the first is the program's name).
+pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
+    let args: Vec<OsString> = args.into_iter().collect();
+    if args.len() <= 1 {
+        let (events, input) = spawn_stdin_reader();
+        Uci::new(Output::stdout()).run(events, &input);
+        // Exit at once: a search thread that did not stop in time must not keep us alive.
+        std::process::exit(0)
+    }
+    // `--help` and `--version` print to stdout and exit 0; a bad argument exits 2.
+    let cli = Cli::try_parse_from(args).unwrap_or_else(|e| e.exit());
+    match cli.command {
+        None => ExitCode::SUCCESS,
+        Some(Command::Bench { depth }) => uci_commands(&[format!("bench {depth}")]),
+        #[cfg(feature = "tools")]
+        Some(Command::Tool(tool)) => tool.run(),
+        Some(Command::Uci(words)) => {
+            let words: Option<Vec<String>> =
+                words.into_iter().map(|w| w.into_string().ok()).collect();
+            match words {
+                Some(words) => uci_commands(&words),
+                None => {
+                    eprintln!("error: the arguments are not valid UTF-8");
+                    ExitCode::from(2)
+                }
+            }
+        }
+    }
+}
+
+/// Runs UCI commands given as arguments and exits at once when they are done (a search thread
+/// that did not stop in time must not keep the process alive).
+fn uci_commands(args: &[String]) -> ExitCode {
+    let ok = Uci::new(Output::command_line()).run_args(args);
+    std::process::exit(if ok { 0 } else { 2 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn other_words_are_uci_commands() {
+        let cli = Cli::try_parse_from(["escaque", "position startpos", "go depth 3"]).unwrap();
+        match cli.command {
+            Some(Command::Uci(words)) => {
+                assert_eq!(words, ["position startpos", "go depth 3"])
+            }
+            other => panic!("{other:?}"),
+        }
+        let cli = Cli::try_parse_from(["escaque", "go", "perft", "3"]).unwrap();
+        assert!(matches!(cli.command, Some(Command::Uci(w)) if w == ["go", "perft", "3"]));
+    }
+}

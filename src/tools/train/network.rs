@@ -1,0 +1,243 @@
+//! The float network the trainer optimises, its forward pass and its gradient.
+//!
+//! `acc_p = b1 + Σ W1[f]` over the features active from perspective `p` (W1 shared by both
+//! perspectives; the features depend on the architecture's king buckets), `out = Σ
+//! screlu(acc_stm) · w2[b][..H] + Σ screlu(acc_other) · w2[b][H..] + b2[b]` with `b` the
+//! position's output bucket and `screlu(x) = clamp(x, 0, 1)²`; the engine's evaluation is `out · SCALE` centipawns. This is
+//! exactly the function [`crate::nnue::format`] evaluates in integers after quantisation.
+//!
+//! All parameters live in one flat vector (`W1 | b1 | w2 | b2`, the output biases last) so the optimiser, the gradient
+//! reduction and the checkpoint each handle a single slice instead of four.
+
+use crate::nnue::format::SCALE;
+use crate::nnue::Architecture;
+use crate::random::splitmix64;
+use crate::tools::data::PackedPosition;
+
+use super::batch::Features;
+
+/// Width of the partial sums in the dot products: float addition is not associative, so the
+/// compiler only vectorises a reduction we split into independent lanes ourselves.
+const LANES: usize = 16;
+
+/// A float network: `hidden` accumulator neurons per perspective.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatNetwork {
+    pub arch: Architecture,
+    pub hidden: usize,
+    /// `W1 [inputs][hidden] | b1 [hidden] | w2 [buckets][2 · hidden] | b2 [buckets]`.
+    pub params: Vec<f32>,
+}
+
+/// Reusable per-thread buffers for one position's forward and backward pass, so the hot loop
+/// never allocates.
+pub struct Scratch {
+    acc: [Vec<f32>; 2],
+    d_acc: Vec<f32>,
+}
+
+impl Scratch {
+    pub fn new(hidden: usize) -> Scratch {
+        Scratch {
+            acc: [vec![0.0; hidden], vec![0.0; hidden]],
+            d_acc: vec![0.0; hidden],
+        }
+    }
+}
+
+#[inline(always)]
+fn screlu(x: f32) -> f32 {
+    let c = x.clamp(0.0, 1.0);
+    c * c
+}
+
+/// `Σ screlu(acc_i) · w_i`, in [`LANES`] independent partial sums.
+#[inline]
+fn screlu_dot(acc: &[f32], weights: &[f32]) -> f32 {
+    let mut lanes = [0f32; LANES];
+    let acc_chunks = acc.chunks_exact(LANES);
+    let weight_chunks = weights.chunks_exact(LANES);
+    let tail: f32 = acc_chunks
+        .remainder()
+        .iter()
+        .zip(weight_chunks.remainder())
+        .map(|(&a, &w)| screlu(a) * w)
+        .sum();
+    for (a, w) in acc_chunks.zip(weight_chunks) {
+        for ((lane, &a), &w) in lanes.iter_mut().zip(a).zip(w) {
+            *lane += screlu(a) * w;
+        }
+    }
+    lanes.iter().sum::<f32>() + tail
+}
+
+#[inline(always)]
+fn add_assign(dst: &mut [f32], src: &[f32]) {
+    for (d, &s) in dst.iter_mut().zip(src) {
+        *d += s;
+    }
+}
+
+/// Accumulator columns summed in registers at a time: each block of `acc` is loaded and stored
+/// once per position instead of once per active feature.
+const BLOCK: usize = 64;
+
+/// `acc = bias + Σ w1[f]` over `features`, block by block.
+#[inline]
+fn accumulate(acc: &mut [f32], bias: &[f32], w1: &[f32], features: &[u16]) {
+    let h = acc.len();
+    let blocked = h - h % BLOCK;
+    for start in (0..blocked).step_by(BLOCK) {
+        let mut sums: [f32; BLOCK] = bias[start..start + BLOCK].try_into().expect("a block");
+        for &f in features {
+            let offset = f as usize * h + start;
+            let row: &[f32; BLOCK] = w1[offset..offset + BLOCK].try_into().expect("a block");
+            for (s, &w) in sums.iter_mut().zip(row) {
+                *s += w;
+            }
+        }
+        acc[start..start + BLOCK].copy_from_slice(&sums);
+    }
+    acc[blocked..].copy_from_slice(&bias[blocked..]);
+    for &f in features {
+        let offset = f as usize * h;
+        add_assign(&mut acc[blocked..], &w1[offset + blocked..offset + h]);
+    }
+}
+
+impl FloatNetwork {
+    /// Number of parameters of a network of this architecture with `hidden` neurons.
+    pub fn param_count(arch: &Architecture, hidden: usize) -> usize {
+        arch.inputs() * hidden + hidden + arch.output_buckets * (2 * hidden + 1)
+    }
+
+    /// A freshly initialised network: W1 uniform in ±1/√32 (a position has at most 32 active
+    /// inputs, whatever the buckets) and w2 in ±1/√(2H) (the usual fan-in scaling, so the
+    /// accumulators start mostly inside screlu's active range and the output starts near 0),
+    /// biases 0. Deterministic in `seed`.
+    pub fn new(arch: Architecture, hidden: usize, seed: u64) -> FloatNetwork {
+        let mut state = seed ^ 0x6E6E_7565_696E_6974;
+        let mut uniform = |bound: f32| {
+            let unit = (splitmix64(&mut state) >> 40) as f32 / (1u64 << 24) as f32;
+            (2.0 * unit - 1.0) * bound
+        };
+        let mut params = vec![0.0; Self::param_count(&arch, hidden)];
+        // The bound net1 to net3 were initialised with (1/√768), kept for one bucket so their
+        // recipe still gives the same weights.
+        let w1_bound = if arch.king_buckets == 1 {
+            1.0 / (768f32).sqrt()
+        } else {
+            1.0 / (32f32).sqrt() / 4.9
+        };
+        let w2_bound = 1.0 / ((2 * hidden) as f32).sqrt();
+        let inputs = arch.inputs();
+        for w in &mut params[..inputs * hidden] {
+            *w = uniform(w1_bound);
+        }
+        let w2_start = inputs * hidden + hidden;
+        for w in &mut params[w2_start..w2_start + arch.output_buckets * 2 * hidden] {
+            *w = uniform(w2_bound);
+        }
+        FloatNetwork {
+            arch,
+            hidden,
+            params,
+        }
+    }
+
+    pub fn w1(&self) -> &[f32] {
+        &self.params[..self.arch.inputs() * self.hidden]
+    }
+
+    pub fn b1(&self) -> &[f32] {
+        let start = self.arch.inputs() * self.hidden;
+        &self.params[start..start + self.hidden]
+    }
+
+    /// Per output bucket, side to move's output weights first, then the other side's.
+    pub fn w2(&self) -> &[f32] {
+        let start = self.arch.inputs() * self.hidden + self.hidden;
+        &self.params[start..start + self.arch.output_buckets * 2 * self.hidden]
+    }
+
+    /// The output biases, one per bucket.
+    pub fn b2(&self) -> &[f32] {
+        &self.params[self.params.len() - self.arch.output_buckets..]
+    }
+
+    /// The index ranges of the parameters that are weights rather than biases: weight decay
+    /// applies to these only, since shrinking biases towards 0 regularises nothing.
+    pub fn weight_ranges(arch: &Architecture, hidden: usize) -> [std::ops::Range<usize>; 2] {
+        let w2_start = arch.inputs() * hidden + hidden;
+        [
+            0..arch.inputs() * hidden,
+            w2_start..w2_start + arch.output_buckets * 2 * hidden,
+        ]
+    }
+
+    /// The evaluation of a position in centipawns from the side to move's view: what the engine
+    /// should compute (up to quantisation) once this network is exported.
+    pub fn evaluate(&self, position: &PackedPosition) -> f32 {
+        let mut scratch = Scratch::new(self.hidden);
+        self.forward(&Features::of(position, &self.arch), &mut scratch) * SCALE as f32
+    }
+
+    /// The raw output (units of SCALE centipawns); leaves the accumulators in `scratch` for
+    /// [`FloatNetwork::backward`].
+    #[inline]
+    pub fn forward(&self, features: &Features, scratch: &mut Scratch) -> f32 {
+        let h = self.hidden;
+        let w1 = self.w1();
+        let w2 = &self.w2()[features.bucket * 2 * h..(features.bucket + 1) * 2 * h];
+        let mut out = self.b2()[features.bucket];
+        for side in 0..2 {
+            let acc = &mut scratch.acc[side];
+            accumulate(acc, self.b1(), w1, features.side(side));
+            out += screlu_dot(acc, &w2[side * h..side * h + h]);
+        }
+        out
+    }
+
+    /// Adds `d_out · ∂out/∂params` to `grad` for the position whose [`FloatNetwork::forward`]
+    /// last ran on `scratch`.
+    #[inline]
+    pub fn backward(
+        &self,
+        features: &Features,
+        scratch: &mut Scratch,
+        d_out: f32,
+        grad: &mut [f32],
+    ) {
+        let h = self.hidden;
+        let bucket = features.bucket;
+        let w2 = &self.w2()[bucket * 2 * h..(bucket + 1) * 2 * h];
+        let (grad_w1, rest) = grad.split_at_mut(self.arch.inputs() * h);
+        let (grad_b1, rest) = rest.split_at_mut(h);
+        let (grad_w2, grad_b2) = rest.split_at_mut(self.arch.output_buckets * 2 * h);
+        let grad_w2 = &mut grad_w2[bucket * 2 * h..(bucket + 1) * 2 * h];
+        grad_b2[bucket] += d_out;
+        for side in 0..2 {
+            let acc = &scratch.acc[side];
+            let d_acc = &mut scratch.d_acc;
+            let weights = &w2[side * h..side * h + h];
+            let grad_weights = &mut grad_w2[side * h..side * h + h];
+            for (((&a, &w), g), d) in acc
+                .iter()
+                .zip(weights)
+                .zip(grad_weights.iter_mut())
+                .zip(d_acc.iter_mut())
+            {
+                let clamped = a.clamp(0.0, 1.0);
+                *g += d_out * clamped * clamped;
+                // screlu' is 2x inside (0, 1) and 0 outside, where the clamp holds it flat.
+                let slope = if a > 0.0 && a < 1.0 { 2.0 * a } else { 0.0 };
+                *d = d_out * w * slope;
+            }
+            add_assign(grad_b1, d_acc);
+            for &f in features.side(side) {
+                let f = f as usize;
+                add_assign(&mut grad_w1[f * h..f * h + h], d_acc);
+            }
+        }
+    }
+}
