@@ -12,6 +12,8 @@ use crate::search::{Engine, Limits, SearchRequest};
 
 /// The depth searched when none is given.
 pub const DEFAULT_DEPTH: i32 = 13;
+/// The deepest `bench` (the command line and the UCI command).
+pub const MAX_DEPTH: i32 = 64;
 
 /// Openings, middlegames of every kind, and endgames from trivial to subtle.
 pub const POSITIONS: &[&str] = &[

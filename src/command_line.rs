@@ -33,7 +33,7 @@ pub enum Command {
     /// (the last line) is the search's signature
     Bench {
         /// The depth searched
-        #[arg(default_value_t = crate::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(i32).range(1..=crate::search::params::MAX_PLY as i64))]
+        #[arg(default_value_t = crate::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(i32).range(1..=crate::bench::MAX_DEPTH as i64))]
         depth: i32,
     },
     #[cfg(feature = "tools")]

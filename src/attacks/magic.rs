@@ -1,5 +1,7 @@
 //! Slider lookups. Default: "fancy" magic bitboards with fixed shifts (12/11/10 relevant bits for
-//! rooks, 9/7/6/5 for bishops), multipliers found by `escaque find-magics` (`src/tools/magics.rs`).
+//! rooks, 9/7/6/5 for bishops), multipliers found by a
+//! random search (`escaque find-magics`, `src/tools/magics.rs`, finds equally valid ones: its
+//! generator is now the crate's, so it no longer prints these exact numbers).
 //! With the `pext` feature on a BMI2 target the same table is indexed by PEXT instead (identical
 //! layout: the carry-rippler enumerates subsets in PEXT order, which is what the pext builder
 //! relies on).

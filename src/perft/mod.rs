@@ -12,6 +12,10 @@ mod table;
 
 pub use table::PerftTable;
 
+/// The deepest perft escaque counts (`go perft` and the `perft` tool): deeper counts overflow
+/// no `u64` yet but take days.
+pub const MAX_DEPTH: u32 = 20;
+
 use rayon::prelude::*;
 
 use crate::board::{Board, MoveList};

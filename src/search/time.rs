@@ -482,7 +482,7 @@ mod tests {
         }
     }
 
-    /// The game `never_loses_on_time_at_one_second_plus_ten_ms` (tests/uci_search.rs) plays over
+    /// The game `never_loses_on_time_at_one_second_plus_ten_ms` (tests/integration/uci_search.rs) plays over
     /// pipes, without the wall clock: even if every move ran to its hard limit and the GUI
     /// charged half an increment more for latency (the engine's overrun included), no clock
     /// runs out in 300 moves, from 1+0.01 s to 3+2 min, and with `movestogo` (each period's

@@ -143,15 +143,17 @@ impl fmt::Display for ParseError {
             ParseError::BadPerftDepth(Some(t)) => {
                 write!(
                     f,
-                    "go perft: invalid depth '{}' (expected 0 to 20)",
-                    excerpt(t)
+                    "go perft: invalid depth '{}' (expected 0 to {})",
+                    excerpt(t),
+                    crate::perft::MAX_DEPTH
                 )
             }
             ParseError::BadBenchDepth(t) => {
                 write!(
                     f,
-                    "bench: invalid depth '{}' (expected 1 to 64)",
-                    excerpt(t)
+                    "bench: invalid depth '{}' (expected 1 to {})",
+                    excerpt(t),
+                    crate::bench::MAX_DEPTH
                 )
             }
         }
@@ -222,7 +224,7 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "bench" => match args.first() {
             None => Command::Bench(None),
             Some(t) => match parse_unsigned::<i32>(t) {
-                Some(d) if (1..=64).contains(&d) => Command::Bench(Some(d)),
+                Some(d) if (1..=crate::bench::MAX_DEPTH).contains(&d) => Command::Bench(Some(d)),
                 _ => return Err(ParseError::BadBenchDepth(t.to_string())),
             },
         },
@@ -318,7 +320,7 @@ fn parse_go(args: &[&str]) -> Result<Command, ParseError> {
         return match args.get(1) {
             None => Err(ParseError::BadPerftDepth(None)),
             Some(t) => match parse_unsigned::<u32>(t) {
-                Some(d) if d <= 20 => Ok(Command::Perft(d)),
+                Some(d) if d <= crate::perft::MAX_DEPTH => Ok(Command::Perft(d)),
                 _ => Err(ParseError::BadPerftDepth(Some(t.to_string()))),
             },
         };

@@ -480,7 +480,8 @@ impl Uci {
             self.options.chess960,
             self.options.show_wdl,
             root_moves.clone(),
-        );
+        )
+        .with_evaluation(&self.options.evaluation());
         reporter = reporter.with_history(self.game.history().to_vec());
         if let Some(events) = &self.events {
             reporter = reporter.notify_done(events.clone());
@@ -583,7 +584,8 @@ impl Uci {
             },
             used * board.side_to_move().sign()
         ));
-        self.out.line(&score::describe_eval(board, used));
+        self.out
+            .line(&score::describe_eval(board, used, &evaluation));
     }
 
     /// `bench`: run on the job thread (with an engine of its own); `stop` ends it early.

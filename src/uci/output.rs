@@ -181,7 +181,7 @@ impl UciReporter {
     ) -> UciReporter {
         UciReporter {
             out,
-            scale: ScoreScale::new(&root),
+            scale: ScoreScale::with_model(&root, crate::wdl::MODEL),
             root,
             chess960,
             show_wdl,
@@ -190,6 +190,13 @@ impl UciReporter {
             on_done: None,
             history: Vec::new(),
         }
+    }
+
+    /// Scores as `evaluation` is reported: normalised for the network the model was fitted
+    /// for, its own centipawns otherwise (the default is the built-in network).
+    pub fn with_evaluation(mut self, evaluation: &crate::evaluation::Evaluation) -> UciReporter {
+        self.scale = ScoreScale::new(&self.root, evaluation);
+        self
     }
 
     /// The game's positions before the root (keys, oldest first), for repetitions in PVs.

@@ -5,9 +5,14 @@
 //! datagen's labels never see this scale.
 
 use crate::board::Board;
-use crate::search::params::{MATE_BOUND, TB_WIN_BOUND};
-use crate::search::{Score, SearchInfo};
+use crate::evaluation::Evaluation;
+use crate::search::params::{MAX_PLY, TB_WIN_BOUND};
+use crate::search::{Score, SearchInfo, TB_CENTIPAWNS};
 use crate::wdl::{material, Wdl, WinRateModel};
+
+/// The largest normalised score: below every tablebase win (`TB_CENTIPAWNS - n`), so that no
+/// ordinary score reads as one.
+pub const MAX_NORMALISED_CP: i32 = TB_CENTIPAWNS - MAX_PLY as i32 - 1;
 
 /// The scale of one search's reports: the model and the root's material.
 #[derive(Copy, Clone, Debug)]
@@ -16,12 +21,21 @@ pub struct ScoreScale {
     material: u32,
     /// The root has no legal move and is not in check: stalemate, a certain draw.
     stalemate: bool,
+    /// Whether scores are normalised: only the network the model was fitted for is on its scale;
+    /// another network or the hand-crafted evaluation reports its own centipawns.
+    normalised: bool,
 }
 
 impl ScoreScale {
-    /// The scale for searches from `root` with the built-in network's model.
-    pub fn new(root: &Board) -> ScoreScale {
-        ScoreScale::with_model(root, crate::wdl::MODEL)
+    /// The scale for searches from `root` with `evaluation`: the built-in network's model,
+    /// normalising only that network's scores.
+    pub fn new(root: &Board, evaluation: &Evaluation) -> ScoreScale {
+        let fitted = evaluation
+            .network()
+            .is_some_and(|net| net.checksum == crate::wdl::NETWORK_CHECKSUM);
+        let mut scale = ScoreScale::with_model(root, crate::wdl::MODEL);
+        scale.normalised = fitted;
+        scale
     }
 
     pub fn with_model(root: &Board, model: WinRateModel) -> ScoreScale {
@@ -29,19 +43,21 @@ impl ScoreScale {
             model,
             material: material(root),
             stalemate: !root.in_check() && root.legal_moves().is_empty(),
+            normalised: true,
         }
     }
 
-    /// Whether an internal score is a mate or a tablebase result (certain, not modelled).
+    /// Whether an internal score is a mate or a tablebase result (certain, not modelled; mates
+    /// lie beyond the tablebase bound).
     fn is_decided(value: i32) -> bool {
-        value.abs() > TB_WIN_BOUND || value.abs() >= MATE_BOUND
+        value.abs() > TB_WIN_BOUND
     }
 
     /// The `score` to print: normalised centipawns, or the search's mate or tablebase score.
     pub fn score(&self, info: &SearchInfo) -> Score {
         match info.score {
             Score::Centipawns(_) if !Self::is_decided(info.value) => {
-                Score::Centipawns(self.model.normalise(info.value, self.material))
+                Score::Centipawns(self.normalise(info.value))
             }
             score => score,
         }
@@ -66,7 +82,12 @@ impl ScoreScale {
 
     /// An internal evaluation (not a search result) on the reported scale, for `eval`.
     pub fn normalise(&self, value: i32) -> i32 {
-        self.model.normalise(value, self.material)
+        if !self.normalised {
+            return value;
+        }
+        self.model
+            .normalise(value, self.material)
+            .clamp(-MAX_NORMALISED_CP, MAX_NORMALISED_CP)
     }
 
     /// The model's `wdl` for an internal evaluation, for `eval`.
@@ -82,8 +103,8 @@ impl ScoreScale {
 
 /// `eval`'s last line: the final evaluation (internal centipawns, side to move) on the scale
 /// `score cp` reports, with the model's `wdl` and what 100 cp is worth at this material.
-pub fn describe_eval(board: &Board, value: i32) -> String {
-    let scale = ScoreScale::new(board);
+pub fn describe_eval(board: &Board, value: i32, evaluation: &Evaluation) -> String {
+    let scale = ScoreScale::new(board, evaluation);
     let normalised = scale.normalise(value);
     let white = normalised * board.side_to_move().sign();
     let Wdl { win, draw, loss } = scale.model_wdl(value);
@@ -104,7 +125,7 @@ mod tests {
     fn eval_shows_the_normalised_score_and_wdl() {
         let board =
             Board::from_fen("rnbqkbnr/ppp1pppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1").unwrap();
-        let line = describe_eval(&board, -24);
+        let line = describe_eval(&board, -24, &Evaluation::default());
         let cp = crate::wdl::MODEL.normalise(-24, 77);
         let Wdl { win, draw, loss } = crate::wdl::MODEL.wdl(-24, 77);
         assert!(
@@ -136,9 +157,27 @@ mod tests {
     }
 
     #[test]
+    fn only_the_fitted_network_is_normalised_and_never_past_a_tablebase_win() {
+        let board = Board::startpos();
+        let hce = ScoreScale::new(&board, &Evaluation::HandCrafted);
+        assert_eq!(hce.score(&info(150)), Score::Centipawns(150));
+        assert_eq!(hce.normalise(-37), -37);
+        let net = ScoreScale::new(&board, &Evaluation::default());
+        assert_ne!(net.score(&info(150)), Score::Centipawns(150));
+        // The largest ordinary score (the evaluation's clamp) stays below every tablebase win.
+        let top = TB_WIN_BOUND;
+        assert_eq!(net.score(&info(top)), Score::Centipawns(MAX_NORMALISED_CP));
+        assert_eq!(
+            net.score(&info(-top)),
+            Score::Centipawns(-MAX_NORMALISED_CP)
+        );
+        assert!(MAX_NORMALISED_CP < TB_CENTIPAWNS - MAX_PLY as i32);
+    }
+
+    #[test]
     fn centipawns_are_normalised_by_the_model() {
         let board = Board::startpos();
-        let scale = ScoreScale::new(&board);
+        let scale = ScoreScale::new(&board, &Evaluation::default());
         let (a, _) = crate::wdl::MODEL.params(78);
         assert_eq!(scale.material(), 78);
         for value in [-500, -37, 0, 1, 78, 250] {
@@ -152,7 +191,7 @@ mod tests {
 
     #[test]
     fn mates_and_tablebase_scores_are_unchanged_and_certain() {
-        let scale = ScoreScale::new(&Board::startpos());
+        let scale = ScoreScale::new(&Board::startpos(), &Evaluation::default());
         for (value, wdl) in [
             (MATE - 5, Wdl::WON),
             (-(MATE - 4), Wdl::LOST),
@@ -169,11 +208,20 @@ mod tests {
         let mated = Board::from_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap();
         let mut i = info(-MATE);
         i.score = Score::Mate(0);
-        assert_eq!(ScoreScale::new(&mated).wdl(&i), Wdl::LOST);
+        assert_eq!(
+            ScoreScale::new(&mated, &Evaluation::default()).wdl(&i),
+            Wdl::LOST
+        );
         let stalemate = Board::from_fen("7k/5Q2/8/6K1/8/8/8/8 b - - 0 1").unwrap();
         assert!(stalemate.legal_moves().is_empty() && !stalemate.in_check());
         let i = info(0);
-        assert_eq!(ScoreScale::new(&stalemate).wdl(&i), Wdl::DRAWN);
-        assert_eq!(ScoreScale::new(&stalemate).score(&i), Score::Centipawns(0));
+        assert_eq!(
+            ScoreScale::new(&stalemate, &Evaluation::default()).wdl(&i),
+            Wdl::DRAWN
+        );
+        assert_eq!(
+            ScoreScale::new(&stalemate, &Evaluation::default()).score(&i),
+            Score::Centipawns(0)
+        );
     }
 }

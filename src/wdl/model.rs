@@ -78,7 +78,8 @@ fn cubic(c: &[f64; 4], x: f64) -> f64 {
     ((c[0] * x + c[1]) * x + c[2]) * x + c[3]
 }
 
-fn logistic(x: f64) -> f64 {
+/// The logistic function, 1 / (1 + e^−x).
+pub fn logistic(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 

@@ -15,8 +15,7 @@ use crate::uci::options::MAX_HASH_MB;
 /// Default size of the subtree-count cache; `--hash 0` counts every node (pure move generation).
 pub const DEFAULT_HASH_MB: usize = 64;
 
-/// The deepest perft the command line counts.
-pub const MAX_DEPTH: u32 = 20;
+pub use crate::perft::MAX_DEPTH;
 
 /// `--against` exits with this when the comparison could not be made, as `diff` does: 1 means
 /// the counts differ, so scripts can tell a move generator bug from a broken setup. Bad

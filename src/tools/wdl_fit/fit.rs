@@ -6,7 +6,9 @@
 use std::collections::HashMap;
 
 use crate::tools::data::{GameResult, PackedPosition};
-use crate::wdl::model::{material_x, WinRateModel, MATERIAL_BY_INDEX, MATERIAL_MAX, MATERIAL_MIN};
+use crate::wdl::model::{
+    logistic, material_x, WinRateModel, MATERIAL_BY_INDEX, MATERIAL_MAX, MATERIAL_MIN,
+};
 
 /// Results counted per (White's score, clamped material): `[losses, draws, wins]` for White.
 #[derive(Default, Clone)]
@@ -107,10 +109,6 @@ struct Chances {
     p: [f64; 3],
     /// `∂p/∂a` and `∂p/∂b` for each outcome.
     grad: [[f64; 2]; 3],
-}
-
-fn logistic(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
 }
 
 /// The model's chances at White's score `v` with parameters `a`, `b`; `None` where they are
