@@ -39,7 +39,7 @@ fn parses_labelled_lines() {
 /// evaluation the engine plays with, or tuning optimises something else.
 #[test]
 fn linear_model_matches_evaluate() {
-    use escaque::hce::{evaluate, params::PARAMS};
+    use escaque::hce::{evaluate, PARAMS};
     let mut checked = 0;
     for path in [
         "../shared/data/tuning/debian-engines-labelled.epd",
@@ -102,7 +102,7 @@ fn parse_table(text: &str) -> Vec<escaque::hce::params::S> {
 /// engine was built with, so applying a tune's output changes nothing but what was tuned.
 #[test]
 fn weight_table_round_trips() {
-    use escaque::hce::params::{NUM_PARAMS, PARAMS};
+    use escaque::hce::{params::NUM_PARAMS, PARAMS};
     let text = tune::to_rust(&PARAMS);
     assert!(text.starts_with("#[rustfmt::skip]\npub static PARAMS: [S; NUM_PARAMS] = ["));
     assert_eq!(parse_table(&text), PARAMS.to_vec());
