@@ -8,12 +8,15 @@
 pub mod params;
 mod weights;
 
+/// The weights the engine plays with: the tuned table in `weights.rs`.
+pub use weights::PARAMS;
+
 use std::fmt::Write as _;
 
 use crate::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
 use crate::board::Board;
 use crate::types::{Bitboard, Color, PieceType, Square};
-use params::{PARAMS, S};
+use params::S;
 
 /// The game phase at the start: knights and bishops count 1, rooks 2, queens 4.
 pub const MAX_PHASE: i32 = 24;

@@ -1,6 +1,6 @@
 //! Every evaluation weight sits in one flat table (its values in `weights.rs`), indexed through the
 //! named offsets below. Each entry is an `S` pair (middlegame, endgame) in centipawns. The Texel
-//! tuner (`src/tools/tune/`) reads the same offsets and writes a replacement for [`PARAMS`].
+//! tuner (`src/tools/tune/`) reads the same offsets and writes a replacement for `weights.rs`.
 
 use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
@@ -118,6 +118,3 @@ pub const SECTIONS: &[(&str, usize, usize)] = &[
     ("HANGING", HANGING, 1),
     ("TEMPO", TEMPO, 1),
 ];
-
-/// The weights the engine plays with: the tuned table in `weights.rs`.
-pub use super::weights::PARAMS;

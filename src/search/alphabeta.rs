@@ -19,94 +19,6 @@ use crate::tt::{score_from_tt, score_to_tt, Bound as TtBound};
 use crate::types::Move;
 
 impl ThreadData {
-    /// Searches the root moves `root_moves[pv_idx..]` in order and returns the best score.
-    pub(super) fn search_root(
-        &mut self,
-        sh: &Shared,
-        depth: i32,
-        mut alpha: i32,
-        beta: i32,
-    ) -> i32 {
-        let board = self.root_board;
-        let orig_alpha = alpha;
-        self.pv_len[0] = 0;
-        let mut best_score = -INF;
-        let mut best_move = Move::NULL;
-        self.keys.push(board.hash());
-        for i in self.pv_idx..self.root_moves.len() {
-            let mv = self.root_moves[i].mv;
-            let nodes_before = self.nodes;
-            let child = board.make_move(mv);
-            self.push_move(0, &board, mv);
-            sh.tt.prefetch(child.hash());
-            self.stack[0].piece_to = piece_to(board.piece_on(mv.from()).expect("origin"), mv.to());
-            // Root checks are still searched a ply deeper (the measurement that removed the
-            // check extension inside the tree kept this one).
-            let new_depth = depth - 1 + i32::from(child.in_check());
-            let first = i == self.pv_idx;
-            self.seldepth = self.seldepth.max(1);
-            let mut score;
-            if first {
-                score = -self.negamax::<true>(sh, &child, new_depth, 1, -beta, -alpha, false);
-            } else {
-                // Late quiet root moves get a light reduction; anything promising is re-searched.
-                let moves = i - self.pv_idx;
-                let r = if depth >= 3 && moves >= 3 && !mv.is_noisy() && !child.in_check() {
-                    (lmr(depth, moves) - 1).max(0)
-                } else {
-                    0
-                };
-                score =
-                    -self.negamax::<false>(sh, &child, new_depth - r, 1, -alpha - 1, -alpha, true);
-                if score > alpha && r > 0 {
-                    score =
-                        -self.negamax::<false>(sh, &child, new_depth, 1, -alpha - 1, -alpha, true);
-                }
-                if score > alpha && score < beta {
-                    score = -self.negamax::<true>(sh, &child, new_depth, 1, -beta, -alpha, false);
-                }
-            }
-            if self.stopped {
-                break;
-            }
-            let rm = &mut self.root_moves[i];
-            rm.nodes += self.nodes - nodes_before;
-            if first || score > alpha {
-                rm.score = score;
-                rm.seldepth = self.seldepth;
-                rm.pv.clear();
-                rm.pv.push(mv);
-                rm.pv
-                    .extend_from_slice(&self.pv[1][1..self.pv_len[1].max(1)]);
-            } else {
-                rm.score = -INF;
-            }
-            if score > best_score {
-                best_score = score;
-                if score > alpha {
-                    best_move = mv;
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        self.keys.pop();
-        if !self.stopped && self.pv_idx == 0 && !best_move.is_null() {
-            let bound = TtBound::of_result(best_score, orig_alpha, beta, true);
-            sh.tt.store(
-                board.hash(),
-                best_move,
-                score_to_tt(best_score, 0, TB_WIN_BOUND),
-                -INF,
-                depth,
-                bound,
-            );
-        }
-        best_score
-    }
-
     /// The static evaluation of the position at `ply` for the side to move: the network's (the
     /// accumulator of `ply` is computed on demand) or, with `Use NNUE` off, the hand-crafted one; known
     /// draws (e.g. two knights against a bare king) are exactly 0 either way.
@@ -178,388 +90,6 @@ impl ThreadData {
         [one, two]
     }
 
-    /// Principal variation search. `cut_node`: expected to fail high (a null-window child of a
-    /// PV node's late move, or of another expected all-node).
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn negamax<const PV: bool>(
-        &mut self,
-        sh: &Shared,
-        board: &Board,
-        depth: i32,
-        ply: usize,
-        mut alpha: i32,
-        mut beta: i32,
-        cut_node: bool,
-    ) -> i32 {
-        if depth <= 0 {
-            return self.qsearch::<PV>(sh, board, ply, alpha, beta);
-        }
-        self.pv_len[ply] = ply;
-        self.nodes += 1;
-        if self.check_stop(sh) {
-            return 0;
-        }
-        if PV {
-            self.seldepth = self.seldepth.max(ply + 1);
-        }
-        let in_check = board.in_check();
-        if self.is_draw(board) {
-            return DRAW;
-        }
-        if ply >= MAX_PLY - 1 {
-            return if in_check {
-                DRAW
-            } else {
-                self.evaluate(board, ply)
-            };
-        }
-        // Mate distance pruning: no line from here can beat a mate already found nearer the root.
-        alpha = alpha.max(-MATE + ply as i32);
-        beta = beta.min(MATE - ply as i32 - 1);
-        if alpha >= beta {
-            return alpha;
-        }
-
-        // A singular-extension search of this node without its best move: the table entry
-        // describes the whole node, so it neither cuts nor is overwritten, and the tables are
-        // not probed again.
-        let excluded = self.stack[ply].excluded;
-        let key = board.hash();
-        let tt = sh.tt.probe(key);
-        let tt_move = tt.map_or(Move::NULL, |e| e.mv);
-        let tt_score = tt.map_or(-INF, |e| score_from_tt(e.score, ply, TB_WIN_BOUND));
-        // Transposition table cutoff: a deep enough entry whose bound settles this window.
-        if let Some(e) = tt {
-            if !PV
-                && excluded.is_null()
-                && e.depth >= depth
-                && e.bound.settles(tt_score, alpha, beta)
-            {
-                return tt_score;
-            }
-        }
-
-        // Tablebase probe: an exact result, or a bound that settles the window, ends the node
-        // (and is stored deep, as it will not change); otherwise a PV node keeps it as a floor
-        // (a win: only a mate does better) or a ceiling (a loss).
-        let mut tb_floor = -INF;
-        let mut tb_ceiling = INF;
-        let tb_probe = if excluded.is_null() {
-            sh.tb.probe(board, depth, ply)
-        } else {
-            None
-        };
-        if let Some((score, bound)) = tb_probe {
-            if bound.settles(score, alpha, beta) {
-                sh.tt.store(
-                    key,
-                    Move::NULL,
-                    score_to_tt(score, ply, TB_WIN_BOUND),
-                    -INF,
-                    (depth + 6).min(MAX_PLY as i32 - 1),
-                    bound,
-                );
-                return score;
-            }
-            if PV {
-                if bound == TtBound::Lower {
-                    tb_floor = score;
-                    alpha = alpha.max(score);
-                } else {
-                    tb_ceiling = score;
-                }
-            }
-        }
-
-        // Static evaluation, sharpened by the stored score when its bound points the right way.
-        let raw_eval = if in_check {
-            -INF
-        } else {
-            match tt {
-                Some(e) if e.eval != -INF && e.eval.abs() < TB_WIN_BOUND => e.eval,
-                _ => self.evaluate(board, ply),
-            }
-        };
-        let static_eval = self.corrected_eval(board, raw_eval);
-        let mut eval = static_eval;
-        if let Some(e) = tt {
-            // (At equality the bound settles nothing new: eval stays what it is.)
-            if !in_check && tt_score.abs() < TB_WIN_BOUND && e.bound.settles(tt_score, eval, eval) {
-                eval = tt_score;
-            }
-        }
-        self.stack[ply].static_eval = static_eval;
-        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
-        self.stack[ply + 1].killers = [Move::NULL; 2];
-        let us = board.side_to_move();
-
-        if !PV && !in_check {
-            // Reverse futility pruning: far enough above beta that a shallow search will not
-            // bring it back below. Match: +139 ± 77.
-            if depth <= RFP_MAX_DEPTH
-                && eval.abs() < TB_WIN_BOUND
-                && beta.abs() < TB_WIN_BOUND
-                && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
-            {
-                return eval;
-            }
-            // Null move pruning: if passing still fails high after a reduced search, a real
-            // move almost surely does too (not in pawn endings, where zugzwang is common).
-            // Match: +28 ± 81 in 50 games, +96 ± 48 in 100 more (seed 61); all 150: +73 ± 42.
-            if depth >= NMP_MIN_DEPTH
-                && excluded.is_null()
-                && eval >= beta
-                && beta > -TB_WIN_BOUND
-                && !(ply >= 1 && self.stack[ply - 1].null_move)
-                && board.has_non_pawn_material(us)
-            {
-                let r = 3 + depth / 3 + ((eval - beta) / 200).min(3);
-                let child = board.make_null_move();
-                if let Evaluation::Network(_) = self.eval {
-                    self.nnue.push_null(ply);
-                }
-                self.stack[ply].null_move = true;
-                self.stack[ply].piece_to = NO_PIECE_TO;
-                self.keys.push(key);
-                let score = -self.negamax::<false>(
-                    sh,
-                    &child,
-                    depth - r,
-                    ply + 1,
-                    -beta,
-                    -beta + 1,
-                    !cut_node,
-                );
-                self.keys.pop();
-                self.stack[ply].null_move = false;
-                if self.stopped {
-                    return 0;
-                }
-                if score >= beta {
-                    return if score >= TB_WIN_BOUND { beta } else { score };
-                }
-            }
-        }
-        // No internal iterative reduction (a node without a hash move searched a ply
-        // shallower): on the network it measured -37.4 ± 38.8, 140 games (seed 103, LOS 3.5%).
-
-        // Singular extension: when the stored best move is much better than every other move
-        // (a search without it, at half depth, fails low against a margin below its score), it
-        // is searched a ply deeper. Multi-cut: if that search still beats beta, several moves
-        // do and the node is cut. Negative extension: a stored score at or above beta that is
-        // not singular makes the stored move less special: it is searched a ply shallower.
-        // Match: +49.0 ± 28.6 Elo, 300 games at 3+0.03 s (seed 83, LOS 100%).
-        let mut tt_move_extension = 0;
-        if let Some(e) = tt {
-            if ply > 0
-                && depth >= SE_MIN_DEPTH
-                && excluded.is_null()
-                && !tt_move.is_null()
-                && e.bound != TtBound::Upper
-                && e.depth >= depth - SE_TT_DEPTH_SLACK
-                && tt_score.abs() < TB_WIN_BOUND
-            {
-                let singular_beta = tt_score - SE_MARGIN_PER_DEPTH * depth;
-                self.stack[ply].excluded = tt_move;
-                let score = self.negamax::<false>(
-                    sh,
-                    board,
-                    (depth - 1) / 2,
-                    ply,
-                    singular_beta - 1,
-                    singular_beta,
-                    cut_node,
-                );
-                self.stack[ply].excluded = Move::NULL;
-                if self.stopped {
-                    return 0;
-                }
-                if score < singular_beta {
-                    tt_move_extension = 1;
-                } else if singular_beta >= beta {
-                    return singular_beta;
-                } else if tt_score >= beta {
-                    tt_move_extension = -1;
-                }
-            }
-        }
-
-        let cont = self.cont_keys(ply);
-        let counter = self.hist.counter(cont[0]);
-        let mut picker = MovePicker::new(tt_move, self.stack[ply].killers, counter, cont);
-        let mut best_score = tb_floor;
-        let mut best_move = Move::NULL;
-        let mut moves_searched = 0usize;
-        let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
-        let mut noisy_tried: arrayvec::ArrayVec<Move, 32> = arrayvec::ArrayVec::new();
-        let orig_alpha = alpha;
-        self.keys.push(key);
-
-        while let Some(mv) = picker.next(board, &self.hist) {
-            if mv == excluded {
-                continue;
-            }
-            let is_quiet = !mv.is_noisy();
-            let moved = board.piece_on(mv.from()).expect("origin");
-            let quiet_history = if is_quiet {
-                self.hist.quiet_score(us, moved, mv, cont)
-            } else {
-                0
-            };
-            let lmr_depth = (depth - lmr(depth, moves_searched + 1)).max(0);
-            if best_score > -TB_WIN_BOUND && board.has_non_pawn_material(us) {
-                if is_quiet {
-                    // Late move pruning: after enough quiets at low depth, skip the rest, except
-                    // quiet checks (the mates near the leaves). Match: +100 ± 94.
-                    let late = moves_searched >= lmp_threshold(depth, improving);
-                    // Futility pruning: a quiet move will not lift a hopeless static eval, unless
-                    // it gives check. Match: +29.6 ± 35.5, 200 games (seed 101, LOS 96%).
-                    let futile = !in_check
-                        && alpha.abs() < TB_WIN_BOUND
-                        && lmr_depth <= FP_MAX_DEPTH
-                        && eval + FP_BASE + FP_MARGIN * lmr_depth <= alpha;
-                    if (late || futile) && !board.gives_check(mv) {
-                        continue;
-                    }
-                    // SEE pruning of quiets that hang material (with the capture rule below,
-                    // one test). Match: +28 ± 101 (not resolved).
-                    if lmr_depth <= SEE_MAX_DEPTH && !board.see_ge(mv, SEE_QUIET_MARGIN * lmr_depth)
-                    {
-                        continue;
-                    }
-                } else if depth <= SEE_MAX_DEPTH && !board.see_ge(mv, SEE_NOISY_MARGIN * depth) {
-                    // SEE pruning of captures that lose too much.
-                    continue;
-                }
-            }
-            let child = board.make_move(mv);
-            self.push_move(ply, board, mv);
-            sh.tt.prefetch(child.hash());
-            let gives_check = child.in_check();
-            // No check extension: checking moves are only reduced less (below). Searching them a
-            // ply deeper measured -2.2 ± 38.9, 160 games (seed 109; with the negative singular
-            // extension also off, -19.6 ± 35.9, seed 102), so the rule was removed.
-            let extension = if mv == tt_move { tt_move_extension } else { 0 };
-            let new_depth = depth - 1 + extension;
-            self.stack[ply].piece_to = piece_to(moved, mv.to());
-            self.stack[ply].null_move = false;
-
-            let mut score;
-            if moves_searched == 0 {
-                score = -self.negamax::<PV>(sh, &child, new_depth, ply + 1, -beta, -alpha, false);
-            } else {
-                // Late move reductions: quiet moves ordered late are searched shallower first,
-                // and again at full depth only if they beat alpha. Match (with the root
-                // reduction): +191 ± 101.
-                let mut reduced = new_depth;
-                if depth >= 3 && is_quiet {
-                    let mut r = lmr(depth, moves_searched + 1);
-                    r += i32::from(!PV);
-                    r -= i32::from(improving);
-                    r += i32::from(cut_node);
-                    r -= i32::from(gives_check);
-                    r -= i32::from(
-                        mv == self.stack[ply].killers[0] || mv == self.stack[ply].killers[1],
-                    );
-                    r -= quiet_history / LMR_HISTORY_DIV;
-                    reduced = (new_depth - r).clamp(1, new_depth);
-                }
-                score =
-                    -self.negamax::<false>(sh, &child, reduced, ply + 1, -alpha - 1, -alpha, true);
-                if score > alpha && reduced < new_depth {
-                    score = -self.negamax::<false>(
-                        sh,
-                        &child,
-                        new_depth,
-                        ply + 1,
-                        -alpha - 1,
-                        -alpha,
-                        !cut_node,
-                    );
-                }
-                if PV && score > alpha && score < beta {
-                    score =
-                        -self.negamax::<true>(sh, &child, new_depth, ply + 1, -beta, -alpha, false);
-                }
-            }
-            moves_searched += 1;
-            if self.stopped {
-                self.keys.pop();
-                return 0;
-            }
-            if score > best_score {
-                best_score = score;
-                if score > alpha {
-                    best_move = mv;
-                    if PV {
-                        self.update_pv(ply, mv);
-                    }
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-            if mv != best_move {
-                if is_quiet {
-                    let _ = quiets_tried.try_push(mv);
-                } else {
-                    let _ = noisy_tried.try_push(mv);
-                }
-            }
-        }
-        self.keys.pop();
-
-        if moves_searched == 0 {
-            // The excluded move was the only one: nothing else reaches alpha.
-            if !excluded.is_null() {
-                return alpha;
-            }
-            // Every move was pruned against the tables' floor (a won position has moves).
-            if tb_floor > -INF {
-                return tb_floor;
-            }
-            return if in_check { -MATE + ply as i32 } else { DRAW };
-        }
-        best_score = best_score.min(tb_ceiling);
-
-        if best_score >= beta {
-            self.update_histories(
-                board,
-                ply,
-                depth,
-                best_move,
-                &quiets_tried,
-                &noisy_tried,
-                us,
-            );
-        }
-
-        let bound = TtBound::of_result(best_score, orig_alpha, beta, PV);
-        // Correction history learns from results that measure the static evaluation's error: a
-        // quiet (or no) best move, a real score, and a bound that does not merely agree with it.
-        if excluded.is_null()
-            && !in_check
-            && !best_move.is_noisy()
-            && best_score.abs() < TB_WIN_BOUND
-            && !(bound == TtBound::Lower && best_score <= static_eval)
-            && !(bound == TtBound::Upper && best_score >= static_eval)
-        {
-            self.corr.update(board, depth, best_score - raw_eval);
-        }
-        if excluded.is_null() {
-            sh.tt.store(
-                key,
-                best_move,
-                score_to_tt(best_score, ply, TB_WIN_BOUND),
-                raw_eval,
-                depth,
-                bound,
-            );
-        }
-        best_score
-    }
-
     /// Rewards the move that caused a cutoff and penalises the ones tried before it.
     #[allow(clippy::too_many_arguments)]
     fn update_histories(
@@ -601,24 +131,502 @@ impl ThreadData {
                 .update_capture(piece, mv.to(), captured_slot(board, mv), -bonus);
         }
     }
+}
 
-    /// Quiescence search: captures and promotions until the position is quiet (all evasions when
-    /// in check), with the static evaluation as a stand-pat lower bound.
-    pub(super) fn qsearch<const PV: bool>(
+/// One thread at work on one search: its own state, what all threads share, and how far the
+/// current node is from the root. Built for each root search, so the recursion carries only
+/// what changes from node to node (the position, depth and window).
+pub(super) struct Searcher<'a> {
+    td: &'a mut ThreadData,
+    sh: &'a Shared<'a>,
+    /// Distance from the root of the node being searched: raised around each child's search.
+    ply: usize,
+}
+
+impl<'a> Searcher<'a> {
+    pub(super) fn new(td: &'a mut ThreadData, sh: &'a Shared<'a>) -> Self {
+        Searcher { td, sh, ply: 0 }
+    }
+
+    /// Searches the child position `child` of the current node, one ply further from the root
+    /// (the caller negates the score and the window).
+    #[inline(always)]
+    fn search_child<const PV: bool>(
         &mut self,
-        sh: &Shared,
-        board: &Board,
-        ply: usize,
-        mut alpha: i32,
+        child: &Board,
+        depth: i32,
+        alpha: i32,
         beta: i32,
+        cut_node: bool,
     ) -> i32 {
-        self.pv_len[ply] = ply;
-        self.nodes += 1;
-        if self.check_stop(sh) {
+        self.ply += 1;
+        let score = self.negamax::<PV>(child, depth, alpha, beta, cut_node);
+        self.ply -= 1;
+        score
+    }
+
+    /// Searches the root moves `root_moves[pv_idx..]` in order and returns the best score.
+    pub(super) fn search_root(&mut self, depth: i32, mut alpha: i32, beta: i32) -> i32 {
+        let board = self.td.root_board;
+        let orig_alpha = alpha;
+        self.td.pv_len[0] = 0;
+        let mut best_score = -INF;
+        let mut best_move = Move::NULL;
+        self.td.keys.push(board.hash());
+        for i in self.td.pv_idx..self.td.root_moves.len() {
+            let mv = self.td.root_moves[i].mv;
+            let nodes_before = self.td.nodes;
+            let child = board.make_move(mv);
+            self.td.push_move(0, &board, mv);
+            self.sh.tt.prefetch(child.hash());
+            self.td.stack[0].piece_to =
+                piece_to(board.piece_on(mv.from()).expect("origin"), mv.to());
+            // Root checks are still searched a ply deeper (the measurement that removed the
+            // check extension inside the tree kept this one).
+            let new_depth = depth - 1 + i32::from(child.in_check());
+            let first = i == self.td.pv_idx;
+            self.td.seldepth = self.td.seldepth.max(1);
+            let mut score;
+            if first {
+                score = -self.search_child::<true>(&child, new_depth, -beta, -alpha, false);
+            } else {
+                // Late quiet root moves get a light reduction; anything promising is re-searched.
+                let moves = i - self.td.pv_idx;
+                let r = if depth >= 3 && moves >= 3 && !mv.is_noisy() && !child.in_check() {
+                    (lmr(depth, moves) - 1).max(0)
+                } else {
+                    0
+                };
+                score =
+                    -self.search_child::<false>(&child, new_depth - r, -alpha - 1, -alpha, true);
+                if score > alpha && r > 0 {
+                    score =
+                        -self.search_child::<false>(&child, new_depth, -alpha - 1, -alpha, true);
+                }
+                if score > alpha && score < beta {
+                    score = -self.search_child::<true>(&child, new_depth, -beta, -alpha, false);
+                }
+            }
+            if self.td.stopped {
+                break;
+            }
+            let rm = &mut self.td.root_moves[i];
+            rm.nodes += self.td.nodes - nodes_before;
+            if first || score > alpha {
+                rm.score = score;
+                rm.seldepth = self.td.seldepth;
+                rm.pv.clear();
+                rm.pv.push(mv);
+                rm.pv
+                    .extend_from_slice(&self.td.pv[1][1..self.td.pv_len[1].max(1)]);
+            } else {
+                rm.score = -INF;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = mv;
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.td.keys.pop();
+        if !self.td.stopped && self.td.pv_idx == 0 && !best_move.is_null() {
+            let bound = TtBound::of_result(best_score, orig_alpha, beta, true);
+            self.sh.tt.store(
+                board.hash(),
+                best_move,
+                score_to_tt(best_score, 0, TB_WIN_BOUND),
+                -INF,
+                depth,
+                bound,
+            );
+        }
+        best_score
+    }
+
+    /// Principal variation search of `board`, the node `self.ply` plies from the root.
+    /// `cut_node`: expected to fail high (a null-window child of a PV node's late move, or of
+    /// another expected all-node).
+    fn negamax<const PV: bool>(
+        &mut self,
+        board: &Board,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        cut_node: bool,
+    ) -> i32 {
+        let ply = self.ply;
+        if depth <= 0 {
+            return self.qsearch::<PV>(board, alpha, beta);
+        }
+        self.td.pv_len[ply] = ply;
+        self.td.nodes += 1;
+        if self.td.check_stop(self.sh) {
             return 0;
         }
         if PV {
-            self.seldepth = self.seldepth.max(ply + 1);
+            self.td.seldepth = self.td.seldepth.max(ply + 1);
+        }
+        let in_check = board.in_check();
+        if self.td.is_draw(board) {
+            return DRAW;
+        }
+        if ply >= MAX_PLY - 1 {
+            return if in_check {
+                DRAW
+            } else {
+                self.td.evaluate(board, ply)
+            };
+        }
+        // Mate distance pruning: no line from here can beat a mate already found nearer the root.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // A singular-extension search of this node without its best move: the table entry
+        // describes the whole node, so it neither cuts nor is overwritten, and the tables are
+        // not probed again.
+        let excluded = self.td.stack[ply].excluded;
+        let key = board.hash();
+        let tt = self.sh.tt.probe(key);
+        let tt_move = tt.map_or(Move::NULL, |e| e.mv);
+        let tt_score = tt.map_or(-INF, |e| score_from_tt(e.score, ply, TB_WIN_BOUND));
+        // Transposition table cutoff: a deep enough entry whose bound settles this window.
+        if let Some(e) = tt {
+            if !PV
+                && excluded.is_null()
+                && e.depth >= depth
+                && e.bound.settles(tt_score, alpha, beta)
+            {
+                return tt_score;
+            }
+        }
+
+        // Tablebase probe: an exact result, or a bound that settles the window, ends the node
+        // (and is stored deep, as it will not change); otherwise a PV node keeps it as a floor
+        // (a win: only a mate does better) or a ceiling (a loss).
+        let mut tb_floor = -INF;
+        let mut tb_ceiling = INF;
+        let tb_probe = if excluded.is_null() {
+            self.sh.tb.probe(board, depth, ply)
+        } else {
+            None
+        };
+        if let Some((score, bound)) = tb_probe {
+            if bound.settles(score, alpha, beta) {
+                self.sh.tt.store(
+                    key,
+                    Move::NULL,
+                    score_to_tt(score, ply, TB_WIN_BOUND),
+                    -INF,
+                    (depth + 6).min(MAX_PLY as i32 - 1),
+                    bound,
+                );
+                return score;
+            }
+            if PV {
+                if bound == TtBound::Lower {
+                    tb_floor = score;
+                    alpha = alpha.max(score);
+                } else {
+                    tb_ceiling = score;
+                }
+            }
+        }
+
+        // Static evaluation, sharpened by the stored score when its bound points the right way.
+        let raw_eval = if in_check {
+            -INF
+        } else {
+            match tt {
+                Some(e) if e.eval != -INF && e.eval.abs() < TB_WIN_BOUND => e.eval,
+                _ => self.td.evaluate(board, ply),
+            }
+        };
+        let static_eval = self.td.corrected_eval(board, raw_eval);
+        let mut eval = static_eval;
+        if let Some(e) = tt {
+            // (At equality the bound settles nothing new: eval stays what it is.)
+            if !in_check && tt_score.abs() < TB_WIN_BOUND && e.bound.settles(tt_score, eval, eval) {
+                eval = tt_score;
+            }
+        }
+        self.td.stack[ply].static_eval = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.td.stack[ply - 2].static_eval;
+        self.td.stack[ply + 1].killers = [Move::NULL; 2];
+        let us = board.side_to_move();
+
+        if !PV && !in_check {
+            // Reverse futility pruning: far enough above beta that a shallow search will not
+            // bring it back below. Match: +139 ± 77.
+            if depth <= RFP_MAX_DEPTH
+                && eval.abs() < TB_WIN_BOUND
+                && beta.abs() < TB_WIN_BOUND
+                && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+            {
+                return eval;
+            }
+            // Null move pruning: if passing still fails high after a reduced search, a real
+            // move almost surely does too (not in pawn endings, where zugzwang is common).
+            // Match: +28 ± 81 in 50 games, +96 ± 48 in 100 more (seed 61); all 150: +73 ± 42.
+            if depth >= NMP_MIN_DEPTH
+                && excluded.is_null()
+                && eval >= beta
+                && beta > -TB_WIN_BOUND
+                && !(ply >= 1 && self.td.stack[ply - 1].null_move)
+                && board.has_non_pawn_material(us)
+            {
+                let r = 3 + depth / 3 + ((eval - beta) / 200).min(3);
+                let child = board.make_null_move();
+                if let Evaluation::Network(_) = self.td.eval {
+                    self.td.nnue.push_null(ply);
+                }
+                self.td.stack[ply].null_move = true;
+                self.td.stack[ply].piece_to = NO_PIECE_TO;
+                self.td.keys.push(key);
+                let score =
+                    -self.search_child::<false>(&child, depth - r, -beta, -beta + 1, !cut_node);
+                self.td.keys.pop();
+                self.td.stack[ply].null_move = false;
+                if self.td.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= TB_WIN_BOUND { beta } else { score };
+                }
+            }
+        }
+        // No internal iterative reduction (a node without a hash move searched a ply
+        // shallower): on the network it measured -37.4 ± 38.8, 140 games (seed 103, LOS 3.5%).
+
+        // Singular extension: when the stored best move is much better than every other move
+        // (a search without it, at half depth, fails low against a margin below its score), it
+        // is searched a ply deeper. Multi-cut: if that search still beats beta, several moves
+        // do and the node is cut. Negative extension: a stored score at or above beta that is
+        // not singular makes the stored move less special: it is searched a ply shallower.
+        // Match: +49.0 ± 28.6 Elo, 300 games at 3+0.03 s (seed 83, LOS 100%).
+        let mut tt_move_extension = 0;
+        if let Some(e) = tt {
+            if ply > 0
+                && depth >= SE_MIN_DEPTH
+                && excluded.is_null()
+                && !tt_move.is_null()
+                && e.bound != TtBound::Upper
+                && e.depth >= depth - SE_TT_DEPTH_SLACK
+                && tt_score.abs() < TB_WIN_BOUND
+            {
+                let singular_beta = tt_score - SE_MARGIN_PER_DEPTH * depth;
+                self.td.stack[ply].excluded = tt_move;
+                let score = self.negamax::<false>(
+                    board,
+                    (depth - 1) / 2,
+                    singular_beta - 1,
+                    singular_beta,
+                    cut_node,
+                );
+                self.td.stack[ply].excluded = Move::NULL;
+                if self.td.stopped {
+                    return 0;
+                }
+                if score < singular_beta {
+                    tt_move_extension = 1;
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                } else if tt_score >= beta {
+                    tt_move_extension = -1;
+                }
+            }
+        }
+
+        let cont = self.td.cont_keys(ply);
+        let counter = self.td.hist.counter(cont[0]);
+        let mut picker = MovePicker::new(tt_move, self.td.stack[ply].killers, counter, cont);
+        let mut best_score = tb_floor;
+        let mut best_move = Move::NULL;
+        let mut moves_searched = 0usize;
+        let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
+        let mut noisy_tried: arrayvec::ArrayVec<Move, 32> = arrayvec::ArrayVec::new();
+        let orig_alpha = alpha;
+        self.td.keys.push(key);
+
+        while let Some(mv) = picker.next(board, &self.td.hist) {
+            if mv == excluded {
+                continue;
+            }
+            let is_quiet = !mv.is_noisy();
+            let moved = board.piece_on(mv.from()).expect("origin");
+            let quiet_history = if is_quiet {
+                self.td.hist.quiet_score(us, moved, mv, cont)
+            } else {
+                0
+            };
+            let lmr_depth = (depth - lmr(depth, moves_searched + 1)).max(0);
+            if best_score > -TB_WIN_BOUND && board.has_non_pawn_material(us) {
+                if is_quiet {
+                    // Late move pruning: after enough quiets at low depth, skip the rest, except
+                    // quiet checks (the mates near the leaves). Match: +100 ± 94.
+                    let late = moves_searched >= lmp_threshold(depth, improving);
+                    // Futility pruning: a quiet move will not lift a hopeless static eval, unless
+                    // it gives check. Match: +29.6 ± 35.5, 200 games (seed 101, LOS 96%).
+                    let futile = !in_check
+                        && alpha.abs() < TB_WIN_BOUND
+                        && lmr_depth <= FP_MAX_DEPTH
+                        && eval + FP_BASE + FP_MARGIN * lmr_depth <= alpha;
+                    if (late || futile) && !board.gives_check(mv) {
+                        continue;
+                    }
+                    // SEE pruning of quiets that hang material (with the capture rule below,
+                    // one test). Match: +28 ± 101 (not resolved).
+                    if lmr_depth <= SEE_MAX_DEPTH && !board.see_ge(mv, SEE_QUIET_MARGIN * lmr_depth)
+                    {
+                        continue;
+                    }
+                } else if depth <= SEE_MAX_DEPTH && !board.see_ge(mv, SEE_NOISY_MARGIN * depth) {
+                    // SEE pruning of captures that lose too much.
+                    continue;
+                }
+            }
+            let child = board.make_move(mv);
+            self.td.push_move(ply, board, mv);
+            self.sh.tt.prefetch(child.hash());
+            let gives_check = child.in_check();
+            // No check extension: checking moves are only reduced less (below). Searching them a
+            // ply deeper measured -2.2 ± 38.9, 160 games (seed 109; with the negative singular
+            // extension also off, -19.6 ± 35.9, seed 102), so the rule was removed.
+            let extension = if mv == tt_move { tt_move_extension } else { 0 };
+            let new_depth = depth - 1 + extension;
+            self.td.stack[ply].piece_to = piece_to(moved, mv.to());
+            self.td.stack[ply].null_move = false;
+
+            let mut score;
+            if moves_searched == 0 {
+                score = -self.search_child::<PV>(&child, new_depth, -beta, -alpha, false);
+            } else {
+                // Late move reductions: quiet moves ordered late are searched shallower first,
+                // and again at full depth only if they beat alpha. Match (with the root
+                // reduction): +191 ± 101.
+                let mut reduced = new_depth;
+                if depth >= 3 && is_quiet {
+                    let mut r = lmr(depth, moves_searched + 1);
+                    r += i32::from(!PV);
+                    r -= i32::from(improving);
+                    r += i32::from(cut_node);
+                    r -= i32::from(gives_check);
+                    r -= i32::from(
+                        mv == self.td.stack[ply].killers[0] || mv == self.td.stack[ply].killers[1],
+                    );
+                    r -= quiet_history / LMR_HISTORY_DIV;
+                    reduced = (new_depth - r).clamp(1, new_depth);
+                }
+                score = -self.search_child::<false>(&child, reduced, -alpha - 1, -alpha, true);
+                if score > alpha && reduced < new_depth {
+                    score = -self.search_child::<false>(
+                        &child,
+                        new_depth,
+                        -alpha - 1,
+                        -alpha,
+                        !cut_node,
+                    );
+                }
+                if PV && score > alpha && score < beta {
+                    score = -self.search_child::<true>(&child, new_depth, -beta, -alpha, false);
+                }
+            }
+            moves_searched += 1;
+            if self.td.stopped {
+                self.td.keys.pop();
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = mv;
+                    if PV {
+                        self.td.update_pv(ply, mv);
+                    }
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+            if mv != best_move {
+                if is_quiet {
+                    let _ = quiets_tried.try_push(mv);
+                } else {
+                    let _ = noisy_tried.try_push(mv);
+                }
+            }
+        }
+        self.td.keys.pop();
+
+        if moves_searched == 0 {
+            // The excluded move was the only one: nothing else reaches alpha.
+            if !excluded.is_null() {
+                return alpha;
+            }
+            // Every move was pruned against the tables' floor (a won position has moves).
+            if tb_floor > -INF {
+                return tb_floor;
+            }
+            return if in_check { -MATE + ply as i32 } else { DRAW };
+        }
+        best_score = best_score.min(tb_ceiling);
+
+        if best_score >= beta {
+            self.td.update_histories(
+                board,
+                ply,
+                depth,
+                best_move,
+                &quiets_tried,
+                &noisy_tried,
+                us,
+            );
+        }
+
+        let bound = TtBound::of_result(best_score, orig_alpha, beta, PV);
+        // Correction history learns from results that measure the static evaluation's error: a
+        // quiet (or no) best move, a real score, and a bound that does not merely agree with it.
+        if excluded.is_null()
+            && !in_check
+            && !best_move.is_noisy()
+            && best_score.abs() < TB_WIN_BOUND
+            && !(bound == TtBound::Lower && best_score <= static_eval)
+            && !(bound == TtBound::Upper && best_score >= static_eval)
+        {
+            self.td.corr.update(board, depth, best_score - raw_eval);
+        }
+        if excluded.is_null() {
+            self.sh.tt.store(
+                key,
+                best_move,
+                score_to_tt(best_score, ply, TB_WIN_BOUND),
+                raw_eval,
+                depth,
+                bound,
+            );
+        }
+        best_score
+    }
+
+    /// Quiescence search: captures and promotions until the position is quiet (all evasions when
+    /// in check), with the static evaluation as a stand-pat lower bound.
+    fn qsearch<const PV: bool>(&mut self, board: &Board, mut alpha: i32, beta: i32) -> i32 {
+        let ply = self.ply;
+        self.td.pv_len[ply] = ply;
+        self.td.nodes += 1;
+        if self.td.check_stop(self.sh) {
+            return 0;
+        }
+        if PV {
+            self.td.seldepth = self.td.seldepth.max(ply + 1);
         }
         // Only the rules the board knows: the repetition scan is the main search's (quiescence
         // moves are captures and promotions, which reset the clock, and a few evasions).
@@ -630,11 +638,11 @@ impl ThreadData {
             return if in_check {
                 DRAW
             } else {
-                self.evaluate(board, ply)
+                self.td.evaluate(board, ply)
             };
         }
         let key = board.hash();
-        let tt = sh.tt.probe(key);
+        let tt = self.sh.tt.probe(key);
         let tt_score = tt.map_or(-INF, |e| score_from_tt(e.score, ply, TB_WIN_BOUND));
         if let Some(e) = tt {
             if !PV && e.bound.settles(tt_score, alpha, beta) {
@@ -646,13 +654,13 @@ impl ThreadData {
         if !in_check {
             raw_eval = match tt {
                 Some(e) if e.eval != -INF && e.eval.abs() < TB_WIN_BOUND => e.eval,
-                _ => self.evaluate(board, ply),
+                _ => self.td.evaluate(board, ply),
             };
-            best_score = self.corrected_eval(board, raw_eval);
+            best_score = self.td.corrected_eval(board, raw_eval);
             // Stand pat: the side to move can usually do at least as well as doing nothing.
             if best_score >= beta {
                 if tt.is_none() {
-                    sh.tt.store(
+                    self.sh.tt.store(
                         key,
                         Move::NULL,
                         score_to_tt(best_score, ply, TB_WIN_BOUND),
@@ -666,11 +674,11 @@ impl ThreadData {
             alpha = alpha.max(best_score);
         }
         let orig_alpha = alpha;
-        let cont = self.cont_keys(ply);
+        let cont = self.td.cont_keys(ply);
         let mut picker = MovePicker::new_qsearch(tt.map_or(Move::NULL, |e| e.mv), in_check, cont);
         let mut best_move = Move::NULL;
         let mut moves = 0;
-        while let Some(mv) = picker.next(board, &self.hist) {
+        while let Some(mv) = picker.next(board, &self.td.hist) {
             moves += 1;
             // SEE pruning: skip captures that lose material. (No delta pruning, which skipped a
             // capture whose clean gain cannot reach alpha: on the network it measured -7.5 ±
@@ -680,11 +688,13 @@ impl ThreadData {
             }
             let moved = board.piece_on(mv.from()).expect("origin");
             let child = board.make_move(mv);
-            self.push_move(ply, board, mv);
-            sh.tt.prefetch(child.hash());
-            self.stack[ply].piece_to = piece_to(moved, mv.to());
-            let score = -self.qsearch::<PV>(sh, &child, ply + 1, -beta, -alpha);
-            if self.stopped {
+            self.td.push_move(ply, board, mv);
+            self.sh.tt.prefetch(child.hash());
+            self.td.stack[ply].piece_to = piece_to(moved, mv.to());
+            self.ply += 1;
+            let score = -self.qsearch::<PV>(&child, -beta, -alpha);
+            self.ply -= 1;
+            if self.td.stopped {
                 return 0;
             }
             if score > best_score {
@@ -692,7 +702,7 @@ impl ThreadData {
                 if score > alpha {
                     best_move = mv;
                     if PV {
-                        self.update_pv(ply, mv);
+                        self.td.update_pv(ply, mv);
                     }
                     alpha = score;
                     if alpha >= beta {
@@ -705,7 +715,7 @@ impl ThreadData {
             return -MATE + ply as i32;
         }
         let bound = TtBound::of_result(best_score, orig_alpha, beta, PV);
-        sh.tt.store(
+        self.sh.tt.store(
             key,
             best_move,
             score_to_tt(best_score, ply, TB_WIN_BOUND),

@@ -4,6 +4,7 @@
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use super::alphabeta::Searcher;
 use super::params::*;
 use super::report::{to_uci_score, Bound, Reporter, SearchInfo};
 use super::thread::{Shared, ThreadData};
@@ -77,7 +78,7 @@ impl ThreadData {
             for rm in &mut self.root_moves[self.pv_idx + 1..] {
                 rm.score = -INF;
             }
-            let score = self.search_root(sh, depth, alpha, beta);
+            let score = Searcher::new(self, sh).search_root(depth, alpha, beta);
             // Stable sort: moves not (re)searched keep their order behind the best.
             self.root_moves[self.pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             if self.stopped {

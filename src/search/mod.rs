@@ -117,11 +117,15 @@ impl Engine {
         }
     }
 
-    /// Starts a search and returns at once. A search still running is stopped first (the UCI
-    /// controller has already done so, to apply deferred option changes in between: then this
-    /// finds nothing to stop).
+    /// Starts a search and returns at once. The engine must be idle: a caller that may have a
+    /// search running stops it first with [`Engine::stop_and_wait`] (the UCI controller does,
+    /// and applies deferred option changes before the new search starts); the synchronous
+    /// searches below always return with the engine idle.
     pub fn go(&mut self, request: SearchRequest, reporter: Arc<dyn Reporter>) {
-        self.stop_and_wait();
+        debug_assert!(
+            self.worker.is_none(),
+            "go on a busy engine: stop_and_wait first"
+        );
         self.signals.stop.store(false, Ordering::Release);
         let hold = request.limits.infinite || request.limits.ponder;
         self.signals.hold.store(hold, Ordering::Release);

@@ -130,7 +130,7 @@ fn datagen_then_tune_round_trip() {
 
     // A zero step size reaches the tuner: the weights come back exactly as the engine has them.
     let table = tune_table(&["--epochs", "3", "--lr", "0", "--l2", "0.5"]);
-    assert_eq!(table, tune::to_rust(&escaque::hce::params::PARAMS));
+    assert_eq!(table, tune::to_rust(&escaque::hce::PARAMS));
 
     // Bad tuner settings and a file without labelled positions are refused with their reason.
     let empty = dir.join("empty.epd");

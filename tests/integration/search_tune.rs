@@ -40,7 +40,7 @@ fn parses_labelled_lines() {
 /// The tuner's linear model and the engine's evaluation agree on every labelled EPD line;
 /// returns how many were checked.
 fn check_linear_model<'a>(lines: impl Iterator<Item = &'a str>) -> usize {
-    use escaque::hce::{evaluate, params::PARAMS};
+    use escaque::hce::{evaluate, PARAMS};
     let mut checked = 0;
     for line in lines {
         let Some((board, result)) = tune::parse_line(line) else {
@@ -72,7 +72,7 @@ fn linear_model_matches_evaluate_on_the_shared_tuning_data() {
 
 #[test]
 fn linear_model_matches_evaluate() {
-    use escaque::hce::{evaluate, params::PARAMS};
+    use escaque::hce::{evaluate, PARAMS};
     let mut checked = 0;
     // Positions built here, so the check runs without the data files too.
     for fen in [
@@ -112,7 +112,7 @@ fn parse_table(text: &str) -> Vec<escaque::hce::params::S> {
 /// engine was built with, so applying a tune's output changes nothing but what was tuned.
 #[test]
 fn weight_table_round_trips() {
-    use escaque::hce::params::{NUM_PARAMS, PARAMS};
+    use escaque::hce::{params::NUM_PARAMS, PARAMS};
     let text = tune::to_rust(&PARAMS);
     assert!(text.starts_with("#[rustfmt::skip]\npub static PARAMS: [S; NUM_PARAMS] = ["));
     assert_eq!(parse_table(&text), PARAMS.to_vec());

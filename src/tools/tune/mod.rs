@@ -13,8 +13,8 @@ use std::fmt::Write as _;
 use rayon::prelude::*;
 
 use crate::board::{Board, MoveList};
-use crate::hce::params::{NUM_PARAMS, PARAMS, S, SECTIONS};
-use crate::hce::{evaluate, evaluate_parts, CoefficientTrace, MAX_PHASE, SCALE_NORMAL};
+use crate::hce::params::{NUM_PARAMS, S, SECTIONS};
+use crate::hce::{evaluate, evaluate_parts, CoefficientTrace, MAX_PHASE, PARAMS, SCALE_NORMAL};
 
 /// One position reduced to what the linear model needs.
 pub struct Entry {
@@ -355,7 +355,7 @@ pub fn tune_with(epd: &str, config: &TuneConfig, log: &mut dyn FnMut(&str)) -> (
     (report, weights)
 }
 
-/// Rust source for the weight table, one section per line group, for `eval/weights.rs`.
+/// Rust source for the weight table, one section per line group, for `hce/weights.rs`.
 pub fn to_rust(weights: &[S]) -> String {
     let mut out = String::from("#[rustfmt::skip]\npub static PARAMS: [S; NUM_PARAMS] = [\n");
     for &(name, offset, len) in SECTIONS {
