@@ -112,9 +112,11 @@ impl ThreadData {
         } else {
             rm.score
         };
+        let mut tablebase_draw = false;
         if let Some(tb_score) = rm.tb_score {
             if score.abs() < MATE_BOUND {
                 score = tb_score;
+                tablebase_draw = tb_score.abs() <= TB_WIN_BOUND;
             }
         }
         let bound = if i < self.pv_idx || rm.score == -INF {
@@ -129,6 +131,7 @@ impl ThreadData {
             score: to_uci_score(score),
             bound,
             value: score,
+            tablebase_draw,
             nodes: sh.nodes.load(Ordering::Relaxed),
             time_ms: sh.time.elapsed().as_millis() as u64,
             hashfull: sh.tt.hashfull(),

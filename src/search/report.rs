@@ -34,6 +34,9 @@ pub struct SearchInfo {
     /// The search's own score behind `score` (internal centipawns; mates and tablebase wins as
     /// the search counts them), for front ends that report it on another scale.
     pub value: i32,
+    /// The tables prove this line a draw (a cursed win or blessed loss included): its `wdl` is
+    /// certain, whatever the score's few centipawns say.
+    pub tablebase_draw: bool,
     pub nodes: u64,
     pub time_ms: u64,
     /// Transposition table use, per mille.

@@ -93,6 +93,7 @@ pub fn run_search(
             score,
             bound: Bound::Exact,
             value,
+            tablebase_draw: false,
             nodes: 0,
             time_ms: 0,
             hashfull: tt.hashfull(),

@@ -359,6 +359,7 @@ mod tests {
             score,
             bound,
             value,
+            tablebase_draw: false,
             nodes: 12345,
             time_ms: 10,
             hashfull: 3,

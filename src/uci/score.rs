@@ -68,7 +68,7 @@ impl ScoreScale {
         match info.score {
             Score::Mate(moves) if moves > 0 => Wdl::WON,
             Score::Mate(_) => Wdl::LOST,
-            _ if self.stalemate => Wdl::DRAWN,
+            _ if self.stalemate || info.tablebase_draw => Wdl::DRAWN,
             _ if Self::is_decided(info.value) => {
                 if info.value > 0 {
                     Wdl::WON
@@ -148,6 +148,7 @@ mod tests {
             score: to_uci_score(value),
             bound: Bound::Exact,
             value,
+            tablebase_draw: false,
             nodes: 1,
             time_ms: 1,
             hashfull: 0,
@@ -172,6 +173,15 @@ mod tests {
             Score::Centipawns(-MAX_NORMALISED_CP)
         );
         assert!(MAX_NORMALISED_CP < TB_CENTIPAWNS - MAX_PLY as i32);
+    }
+
+    #[test]
+    fn a_tablebase_draw_is_a_certain_draw() {
+        let scale = ScoreScale::new(&Board::startpos(), &Evaluation::default());
+        let mut i = info(2); // a cursed win
+        assert_ne!(scale.wdl(&i), Wdl::DRAWN);
+        i.tablebase_draw = true;
+        assert_eq!(scale.wdl(&i), Wdl::DRAWN);
     }
 
     #[test]

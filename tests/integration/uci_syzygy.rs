@@ -121,14 +121,20 @@ fn tablebase_wins_are_reported_as_centipawns_with_tbhits() {
         assert!(line.contains(" score cp 19999 "), "{line}");
         assert!(line.contains(" tbhits "), "{line}");
     }
-    // A drawn KPvK (the rook pawn's corner): the tables' draw, and every line carries tbhits.
+    // A drawn KPvK (the rook pawn's corner): the tables' draw, certain in `wdl`, and every line
+    // carries tbhits.
+    e.send("setoption name UCI_ShowWDL value true");
     e.send("position fen k7/8/8/8/8/8/P7/K7 w - - 0 1");
     e.send("go depth 4");
     let (lines, _) = e.bestmove(QUICK);
-    assert!(
-        lines.iter().any(|l| l.contains(" score cp 0 ")),
-        "{lines:?}"
-    );
+    let infos: Vec<&String> = lines.iter().filter(|l| l.contains(" score ")).collect();
+    assert!(!infos.is_empty(), "{lines:?}");
+    for line in &infos {
+        assert!(line.contains(" score cp 0 "), "{line}");
+        assert!(line.contains(" wdl 0 1000 0 "), "{line}");
+        assert!(line.contains(" tbhits "), "{line}");
+    }
+    e.send("setoption name UCI_ShowWDL value false");
     // Five pieces are beyond these tables: searched as usual, probing only after captures.
     e.send("position fen 8/8/4k3/2r5/8/8/3P3R/K7 w - - 0 1");
     e.send("go depth 6");
