@@ -193,7 +193,7 @@ impl<'a> Searcher<'a> {
                 // Late quiet root moves get a light reduction; anything promising is re-searched.
                 let moves = i - self.td.pv_idx;
                 let r = if depth >= 3 && moves >= 3 && !mv.is_noisy() && !child.in_check() {
-                    (lmr(depth, moves) - 1).max(0)
+                    (lmr(depth, moves) - LMR_ROOT_OFFSET.get()).max(0)
                 } else {
                     0
                 };
@@ -365,24 +365,26 @@ impl<'a> Searcher<'a> {
         if !PV && !in_check {
             // Reverse futility pruning: far enough above beta that a shallow search will not
             // bring it back below. Match: +139 ± 77.
-            if depth <= RFP_MAX_DEPTH
+            if depth <= RFP_MAX_DEPTH.get()
                 && eval.abs() < TB_WIN_BOUND
                 && beta.abs() < TB_WIN_BOUND
-                && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+                && eval - RFP_MARGIN.get() * (depth - i32::from(improving)) >= beta
             {
                 return eval;
             }
             // Null move pruning: if passing still fails high after a reduced search, a real
             // move almost surely does too (not in pawn endings, where zugzwang is common).
             // Match: +28 ± 81 in 50 games, +96 ± 48 in 100 more (seed 61); all 150: +73 ± 42.
-            if depth >= NMP_MIN_DEPTH
+            if depth >= NMP_MIN_DEPTH.get()
                 && excluded.is_null()
                 && eval >= beta
                 && beta > -TB_WIN_BOUND
                 && !(ply >= 1 && self.td.stack[ply - 1].null_move)
                 && board.has_non_pawn_material(us)
             {
-                let r = 3 + depth / 3 + ((eval - beta) / 200).min(3);
+                let r = NMP_BASE.get()
+                    + depth / NMP_DEPTH_DIV.get()
+                    + ((eval - beta) / NMP_EVAL_DIV.get()).min(NMP_EVAL_MAX.get());
                 let child = board.make_null_move();
                 if let Evaluation::Network(_) = self.td.eval {
                     self.td.nnue.push_null(ply);
@@ -414,14 +416,14 @@ impl<'a> Searcher<'a> {
         let mut tt_move_extension = 0;
         if let Some(e) = tt {
             if ply > 0
-                && depth >= SE_MIN_DEPTH
+                && depth >= SE_MIN_DEPTH.get()
                 && excluded.is_null()
                 && !tt_move.is_null()
                 && e.bound != TtBound::Upper
-                && e.depth >= depth - SE_TT_DEPTH_SLACK
+                && e.depth >= depth - SE_TT_DEPTH_SLACK.get()
                 && tt_score.abs() < TB_WIN_BOUND
             {
-                let singular_beta = tt_score - SE_MARGIN_PER_DEPTH * depth;
+                let singular_beta = tt_score - SE_MARGIN_PER_DEPTH.get() * depth;
                 self.td.stack[ply].excluded = tt_move;
                 let score = self.negamax::<false>(
                     board,
@@ -476,18 +478,21 @@ impl<'a> Searcher<'a> {
                     // it gives check. Match: +29.6 ± 35.5, 200 games (seed 101, LOS 96%).
                     let futile = !in_check
                         && alpha.abs() < TB_WIN_BOUND
-                        && lmr_depth <= FP_MAX_DEPTH
-                        && eval + FP_BASE + FP_MARGIN * lmr_depth <= alpha;
+                        && lmr_depth <= FP_MAX_DEPTH.get()
+                        && eval + FP_BASE.get() + FP_MARGIN.get() * lmr_depth <= alpha;
                     if (late || futile) && !board.gives_check(mv) {
                         continue;
                     }
                     // SEE pruning of quiets that hang material (with the capture rule below,
                     // one test). Match: +28 ± 101 (not resolved).
-                    if lmr_depth <= SEE_MAX_DEPTH && !board.see_ge(mv, SEE_QUIET_MARGIN * lmr_depth)
+                    if lmr_depth <= SEE_MAX_DEPTH.get()
+                        && !board.see_ge(mv, SEE_QUIET_MARGIN.get() * lmr_depth)
                     {
                         continue;
                     }
-                } else if depth <= SEE_MAX_DEPTH && !board.see_ge(mv, SEE_NOISY_MARGIN * depth) {
+                } else if depth <= SEE_MAX_DEPTH.get()
+                    && !board.see_ge(mv, SEE_NOISY_MARGIN.get() * depth)
+                {
                     // SEE pruning of captures that lose too much.
                     continue;
                 }
@@ -512,7 +517,7 @@ impl<'a> Searcher<'a> {
                 // and again at full depth only if they beat alpha. Match (with the root
                 // reduction): +191 ± 101.
                 let mut reduced = new_depth;
-                if depth >= 3 && is_quiet {
+                if depth >= LMR_MIN_DEPTH.get() && is_quiet {
                     let mut r = lmr(depth, moves_searched + 1);
                     r += i32::from(!PV);
                     r -= i32::from(improving);
@@ -521,7 +526,7 @@ impl<'a> Searcher<'a> {
                     r -= i32::from(
                         mv == self.td.stack[ply].killers[0] || mv == self.td.stack[ply].killers[1],
                     );
-                    r -= quiet_history / LMR_HISTORY_DIV;
+                    r -= quiet_history / LMR_HISTORY_DIV.get();
                     reduced = (new_depth - r).clamp(1, new_depth);
                 }
                 score = -self.search_child::<false>(&child, reduced, -alpha - 1, -alpha, true);
