@@ -40,8 +40,9 @@ pub enum Command {
         #[arg(default_value_t = crate::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(i32).range(1..=crate::bench::MAX_DEPTH as i64))]
         depth: i32,
     },
-    /// Print the search's tunable parameters (hidden UCI options, for tuning) in OpenBench's
-    /// SPSA input format: `name, int, default, min, max, c_end, r_end`, one a line
+    /// Print the search's tunable parameters (hidden UCI options, for tuning; not the on/off
+    /// switches) in OpenBench's SPSA input format: `name, int, default, min, max, c_end, r_end`,
+    /// one a line
     Tunables,
     #[cfg(feature = "tools")]
     #[command(flatten)]
@@ -69,7 +70,9 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         Some(Command::Bench { depth }) => uci_commands(&[format!("bench {depth}")]),
         Some(Command::Tunables) => {
             for tunable in crate::search::params::TUNABLES {
-                println!("{}", tunable.spsa_line());
+                if tunable.is_tuned() {
+                    println!("{}", tunable.spsa_line());
+                }
             }
             ExitCode::SUCCESS
         }

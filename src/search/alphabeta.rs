@@ -261,7 +261,7 @@ impl<'a> Searcher<'a> {
     ) -> i32 {
         let ply = self.ply;
         if depth <= 0 {
-            return self.qsearch::<PV>(board, alpha, beta);
+            return self.qsearch::<PV>(board, alpha, beta, QS_CHECKS.on());
         }
         self.td.pv_len[ply] = ply;
         self.td.nodes += 1;
@@ -622,8 +622,15 @@ impl<'a> Searcher<'a> {
     }
 
     /// Quiescence search: captures and promotions until the position is quiet (all evasions when
-    /// in check), with the static evaluation as a stand-pat lower bound.
-    fn qsearch<const PV: bool>(&mut self, board: &Board, mut alpha: i32, beta: i32) -> i32 {
+    /// in check), with the static evaluation as a stand-pat lower bound. `checks`: the first
+    /// quiescence ply, which also tries the quiet moves that give check.
+    fn qsearch<const PV: bool>(
+        &mut self,
+        board: &Board,
+        mut alpha: i32,
+        beta: i32,
+        checks: bool,
+    ) -> i32 {
         let ply = self.ply;
         self.td.pv_len[ply] = ply;
         self.td.nodes += 1;
@@ -680,7 +687,10 @@ impl<'a> Searcher<'a> {
         }
         let orig_alpha = alpha;
         let cont = self.td.cont_keys(ply);
-        let mut picker = MovePicker::new_qsearch(tt.map_or(Move::NULL, |e| e.mv), in_check, cont);
+        // Quiet checks at the first quiescence ply (not SEE-losing ones: the SEE rule below
+        // skips them): the mates and forks just past the horizon. Match: pending.
+        let mut picker =
+            MovePicker::new_qsearch(tt.map_or(Move::NULL, |e| e.mv), in_check, checks, cont);
         let mut best_move = Move::NULL;
         let mut moves = 0;
         while let Some(mv) = picker.next(board, &self.td.hist) {
@@ -697,7 +707,7 @@ impl<'a> Searcher<'a> {
             self.sh.tt.prefetch(child.hash());
             self.td.stack[ply].piece_to = piece_to(moved, mv.to());
             self.ply += 1;
-            let score = -self.qsearch::<PV>(&child, -beta, -alpha);
+            let score = -self.qsearch::<PV>(&child, -beta, -alpha, false);
             self.ply -= 1;
             if self.td.stopped {
                 return 0;

@@ -2,7 +2,8 @@
 //! one table of tunables ([`TUNABLES`]): each has a name (its hidden UCI option, see
 //! `crate::uci::options`), a default, a range and an SPSA step, and holds its value in a static
 //! that the search reads with a relaxed atomic load (as cheap as a constant in memory).
-//! `escaque tunables` prints the table in OpenBench's SPSA input format.
+//! Switches (0 or 1) among them turn a technique off for a match with the same binary.
+//! `escaque tunables` prints the tuned ones in OpenBench's SPSA input format.
 
 use std::sync::atomic::{AtomicI32, Ordering};
 
@@ -37,7 +38,8 @@ pub struct Tunable {
     pub default: i32,
     pub min: i32,
     pub max: i32,
-    /// SPSA's perturbation at the end of a tuning run (OpenBench's `c_end`).
+    /// SPSA's perturbation at the end of a tuning run (OpenBench's `c_end`); 0 for a switch
+    /// (0 off, 1 on: a technique a match can turn off in the same binary), which is not tuned.
     pub c_end: f64,
     value: AtomicI32,
 }
@@ -59,6 +61,17 @@ impl Tunable {
     #[inline(always)]
     pub fn get(&self) -> i32 {
         self.value.load(Ordering::Relaxed)
+    }
+
+    /// Whether a switch is on (any tunable: whether it is not 0).
+    #[inline(always)]
+    pub fn on(&self) -> bool {
+        self.get() != 0
+    }
+
+    /// Whether SPSA tunes it (switches are not tuned).
+    pub fn is_tuned(&self) -> bool {
+        self.c_end > 0.0
     }
 
     /// Sets the value (the caller checked the range: `crate::uci::options` refuses values out
@@ -139,6 +152,8 @@ tunables! {
     /// Late-move pruning: `base + pct * depth^2 / 100` quiets, halved when not improving.
     LMP_BASE = "LmpBase", 3, 0, 10, 0.5;
     LMP_DEPTH_PCT = "LmpDepthPct", 100, 30, 200, 6.0;
+    /// Quiet moves that give check at the first quiescence ply (switch).
+    QS_CHECKS = "QsChecks", 1, 0, 1, 0.0;
 }
 
 /// History bonus (and malus) for a move at `depth`.
@@ -199,7 +214,11 @@ mod tests {
         let mut names = std::collections::HashSet::new();
         for t in TUNABLES {
             assert!(t.min <= t.default && t.default <= t.max, "{}", t.name);
-            assert!(t.c_end > 0.0, "{}", t.name);
+            assert!(
+                t.is_tuned() || (t.min, t.max, t.c_end) == (0, 1, 0.0),
+                "{}: neither tuned nor a switch",
+                t.name
+            );
             assert!(
                 t.name
                     .chars()
