@@ -480,7 +480,16 @@ impl<'a> Searcher<'a> {
                         && alpha.abs() < TB_WIN_BOUND
                         && lmr_depth <= FP_MAX_DEPTH.get()
                         && eval + FP_BASE.get() + FP_MARGIN.get() * lmr_depth <= alpha;
-                    if (late || futile) && !board.gives_check(mv) {
+                    // History pruning: at low depth, a quiet move whose history is very bad is
+                    // skipped (not a killer, not a check). Match: pending.
+                    let killer =
+                        mv == self.td.stack[ply].killers[0] || mv == self.td.stack[ply].killers[1];
+                    let bad_history = HISTORY_PRUNING.on()
+                        && !in_check
+                        && !killer
+                        && lmr_depth <= HISTORY_PRUNING_MAX_DEPTH.get()
+                        && quiet_history < -HISTORY_PRUNING_MARGIN.get() * depth;
+                    if (late || futile || bad_history) && !board.gives_check(mv) {
                         continue;
                     }
                     // SEE pruning of quiets that hang material (with the capture rule below,

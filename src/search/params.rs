@@ -152,6 +152,11 @@ tunables! {
     /// Late-move pruning: `base + pct * depth^2 / 100` quiets, halved when not improving.
     LMP_BASE = "LmpBase", 3, 0, 10, 0.5;
     LMP_DEPTH_PCT = "LmpDepthPct", 100, 30, 200, 6.0;
+    /// History pruning of quiets (switch): the deepest (reduced) depth, and the history below
+    /// `-margin * depth` that prunes.
+    HISTORY_PRUNING = "HistoryPruning", 1, 0, 1, 0.0;
+    HISTORY_PRUNING_MAX_DEPTH = "HistoryPruningMaxDepth", 3, 1, 8, 0.5;
+    HISTORY_PRUNING_MARGIN = "HistoryPruningMargin", 3000, 500, 8000, 200.0;
     /// Quiet moves that give check at the first quiescence ply (switch).
     QS_CHECKS = "QsChecks", 1, 0, 1, 0.0;
 }
