@@ -363,6 +363,22 @@ impl<'a> Searcher<'a> {
         let us = board.side_to_move();
 
         if !PV && !in_check {
+            // Razoring: far below alpha at low depth, quiescence decides; if it still fails
+            // low, so does the node. Match: pending.
+            if RAZORING.on()
+                && depth <= RAZORING_MAX_DEPTH.get()
+                && excluded.is_null()
+                && alpha.abs() < TB_WIN_BOUND
+                && eval + RAZORING_MARGIN.get() * depth < alpha
+            {
+                let score = self.qsearch::<false>(board, alpha, beta, QS_CHECKS.on());
+                if self.td.stopped {
+                    return 0;
+                }
+                if score <= alpha {
+                    return score;
+                }
+            }
             // Reverse futility pruning: far enough above beta that a shallow search will not
             // bring it back below. Match: +139 ± 77.
             if depth <= RFP_MAX_DEPTH.get()
