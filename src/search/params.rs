@@ -140,8 +140,9 @@ tunables! {
     /// Late-move reductions: `base + ln(depth) ln(moves) / divisor` plies, both in hundredths.
     LMR_BASE = "LmrBase", 75, 0, 200, 8.0;
     LMR_DIVISOR = "LmrDivisor", 225, 100, 400, 10.0;
-    /// Late-move reductions: the least depth, and how much quiet history is worth one ply.
-    LMR_MIN_DEPTH = "LmrMinDepth", 3, 1, 6, 0.5;
+    /// Late-move reductions: the least depth (at least 2, so that a reduced move keeps a ply:
+    /// the reduction is clamped to `1..=depth - 1`), and how much quiet history is one ply.
+    LMR_MIN_DEPTH = "LmrMinDepth", 3, 2, 6, 0.5;
     LMR_HISTORY_DIV = "LmrHistoryDiv", 8192, 2048, 32768, 500.0;
     /// Late quiet root moves: the table's reduction less this many plies.
     LMR_ROOT_OFFSET = "LmrRootOffset", 1, 0, 3, 0.5;
@@ -243,6 +244,8 @@ mod tests {
                 t.name
             );
         }
+        // Reductions leave a reduced move at least one ply (see LMR_MIN_DEPTH).
+        assert!(LMR_MIN_DEPTH.min >= 2);
         // Divisors never reach zero.
         for t in [
             &NMP_DEPTH_DIV,
