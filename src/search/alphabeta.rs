@@ -553,6 +553,16 @@ impl<'a> Searcher<'a> {
                     );
                     r -= quiet_history / LMR_HISTORY_DIV.get();
                     reduced = (new_depth - r).clamp(1, new_depth);
+                } else if NOISY_LMR.on() && !is_quiet && depth >= LMR_MIN_DEPTH.get() {
+                    // Late captures and promotions are reduced too, less than quiets and less
+                    // still with a good capture history. Match: pending.
+                    let captured = captured_slot(board, mv);
+                    let history = self.td.hist.capture(moved, mv.to(), captured);
+                    let mut r = lmr(depth, moves_searched + 1) - NOISY_LMR_OFFSET.get();
+                    r += i32::from(cut_node);
+                    r -= i32::from(gives_check);
+                    r -= history / NOISY_LMR_HISTORY_DIV.get();
+                    reduced = (new_depth - r).clamp(1, new_depth);
                 }
                 score = -self.search_child::<false>(&child, reduced, -alpha - 1, -alpha, true);
                 if score > alpha && reduced < new_depth {

@@ -162,6 +162,13 @@ tunables! {
     RAZORING = "Razoring", 1, 0, 1, 0.0;
     RAZORING_MAX_DEPTH = "RazoringMaxDepth", 3, 1, 6, 0.5;
     RAZORING_MARGIN = "RazoringMargin", 250, 50, 800, 15.0;
+    /// Late-move reductions of captures and promotions (switch): the table's reduction less
+    /// the offset, less a ply per `history div` of capture history.
+    NOISY_LMR = "NoisyLmr", 1, 0, 1, 0.0;
+    NOISY_LMR_OFFSET = "NoisyLmrOffset", 1, 0, 3, 0.5;
+    NOISY_LMR_HISTORY_DIV = "NoisyLmrHistoryDiv", 8192, 2048, 32768, 500.0;
+    /// Move ordering: capture history over this, added to 8 times the victim's value.
+    CAPTURE_HISTORY_ORDER_DIV = "CaptureHistoryOrderDiv", 32, 4, 128, 3.0;
     /// Quiet moves that give check at the first quiescence ply (switch).
     QS_CHECKS = "QsChecks", 1, 0, 1, 0.0;
 }
@@ -252,6 +259,8 @@ mod tests {
             &NMP_EVAL_DIV,
             &LMR_DIVISOR,
             &LMR_HISTORY_DIV,
+            &NOISY_LMR_HISTORY_DIV,
+            &CAPTURE_HISTORY_ORDER_DIV,
         ] {
             assert!(t.min > 0, "{}", t.name);
         }

@@ -7,6 +7,7 @@
 use arrayvec::ArrayVec;
 
 use super::history::{captured_slot, Histories, PieceTo};
+use super::params::CAPTURE_HISTORY_ORDER_DIV;
 use crate::board::SEE_VALUES;
 use crate::board::{Board, MoveList};
 use crate::types::{Move, PieceType};
@@ -228,5 +229,5 @@ fn noisy_score(board: &Board, mv: Move, hist: &Histories) -> i32 {
     let piece = board
         .piece_on(mv.from())
         .expect("a move's origin holds a piece");
-    8 * (victim + promo) + hist.capture(piece, mv.to(), captured) / 32
+    8 * (victim + promo) + hist.capture(piece, mv.to(), captured) / CAPTURE_HISTORY_ORDER_DIV.get()
 }
