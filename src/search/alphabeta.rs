@@ -9,7 +9,7 @@
 //! each against the same build without it (3+0.03 s, Hash 16, 2 games at a time, seeds 101-105
 //! and 109, on 3e459f8): their notes give that result; rules it did not support were removed.
 
-use super::history::{captured_slot, piece_to, NO_PIECE_TO};
+use super::history::{captured_slot, piece_to, ContKeys, NO_PIECE_TO};
 use super::params::*;
 use super::picker::MovePicker;
 use super::thread::{Shared, ThreadData};
@@ -74,20 +74,17 @@ impl ThreadData {
         self.pv_len[ply] = child_len;
     }
 
-    /// Continuation-history keys of the moves one and two plies before `ply`.
+    /// Continuation-history keys of the moves one, two and four plies before `ply`.
     #[inline(always)]
-    fn cont_keys(&self, ply: usize) -> [usize; 2] {
-        let one = if ply >= 1 {
-            self.stack[ply - 1].piece_to
-        } else {
-            NO_PIECE_TO
+    fn cont_keys(&self, ply: usize) -> ContKeys {
+        let back = |plies: usize| {
+            if ply >= plies {
+                self.stack[ply - plies].piece_to
+            } else {
+                NO_PIECE_TO
+            }
         };
-        let two = if ply >= 2 {
-            self.stack[ply - 2].piece_to
-        } else {
-            NO_PIECE_TO
-        };
-        [one, two]
+        [back(1), back(2), back(4)]
     }
 
     /// Rewards the move that caused a cutoff and penalises the ones tried before it.
@@ -119,6 +116,11 @@ impl ThreadData {
                 self.hist.update_butterfly(us, mv, b);
                 self.hist.update_continuation(cont[0], pt, b);
                 self.hist.update_continuation(cont[1], pt, b);
+                // The move four plies back (our own previous move but one): its table only
+                // learns while it counts. Match: pending.
+                if CONT_HIST_4_WEIGHT.on() {
+                    self.hist.update_continuation(cont[2], pt, b);
+                }
             }
         } else {
             let piece = board.piece_on(best.from()).expect("origin");

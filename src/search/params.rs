@@ -169,6 +169,9 @@ tunables! {
     NOISY_LMR_HISTORY_DIV = "NoisyLmrHistoryDiv", 8192, 2048, 32768, 500.0;
     /// Move ordering: capture history over this, added to 8 times the victim's value.
     CAPTURE_HISTORY_ORDER_DIV = "CaptureHistoryOrderDiv", 32, 4, 128, 3.0;
+    /// Continuation history of the move four plies back: its weight in the quiet history, in
+    /// percent (0: not used, and not updated).
+    CONT_HIST_4_WEIGHT = "ContHist4Weight", 100, 0, 200, 8.0;
     /// Quiet moves that give check at the first quiescence ply (switch).
     QS_CHECKS = "QsChecks", 1, 0, 1, 0.0;
 }

@@ -6,7 +6,7 @@
 
 use arrayvec::ArrayVec;
 
-use super::history::{captured_slot, Histories, PieceTo};
+use super::history::{captured_slot, ContKeys, Histories};
 use super::params::CAPTURE_HISTORY_ORDER_DIV;
 use crate::board::SEE_VALUES;
 use crate::board::{Board, MoveList};
@@ -31,8 +31,8 @@ pub struct MovePicker {
     tt_move: Move,
     killers: [Move; 2],
     counter: Move,
-    /// Continuation-history keys of the moves one and two plies back.
-    cont: [PieceTo; 2],
+    /// Continuation-history keys of the moves one, two and four plies back.
+    cont: ContKeys,
     moves: ArrayVec<(Move, i32), 256>,
     index: usize,
     bad: ArrayVec<Move, 256>,
@@ -51,7 +51,7 @@ enum Quiets {
 
 impl MovePicker {
     /// A picker for the main search; `killers` and `counter` may be null.
-    pub fn new(tt_move: Move, killers: [Move; 2], counter: Move, cont: [PieceTo; 2]) -> MovePicker {
+    pub fn new(tt_move: Move, killers: [Move; 2], counter: Move, cont: ContKeys) -> MovePicker {
         MovePicker {
             stage: Stage::TtMove,
             tt_move,
@@ -68,12 +68,7 @@ impl MovePicker {
 
     /// A picker for quiescence: noisy moves only, then with `checks` the quiet moves that give
     /// check (all moves when `in_check`).
-    pub fn new_qsearch(
-        tt_move: Move,
-        in_check: bool,
-        checks: bool,
-        cont: [PieceTo; 2],
-    ) -> MovePicker {
+    pub fn new_qsearch(tt_move: Move, in_check: bool, checks: bool, cont: ContKeys) -> MovePicker {
         let tt_move = if in_check || tt_move.is_noisy() {
             tt_move
         } else {
