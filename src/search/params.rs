@@ -128,6 +128,9 @@ tunables! {
     FP_BASE = "FpBase", 90, 0, 300, 8.0;
     FP_MARGIN = "FpMargin", 100, 20, 300, 8.0;
     FP_MAX_DEPTH = "FpMaxDepth", 8, 2, 14, 0.5;
+    /// Futility pruning: the margin added when the static evaluation improves (0: improving
+    /// plays no part).
+    FP_IMPROVING = "FpImproving", 50, 0, 200, 6.0;
     /// SEE pruning thresholds per (reduced) depth: quiets, captures; the deepest depth.
     SEE_QUIET_MARGIN = "SeeQuietMargin", -60, -200, -10, 5.0;
     SEE_NOISY_MARGIN = "SeeNoisyMargin", -90, -250, -10, 6.0;
