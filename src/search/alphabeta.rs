@@ -421,6 +421,30 @@ impl<'a> Searcher<'a> {
                     return if score >= TB_WIN_BOUND { beta } else { score };
                 }
             }
+
+            // ProbCut: a capture that holds a margin above beta in quiescence and then in a
+            // search `ProbCutReduction` plies shallower almost surely cuts at full depth too.
+            // Match: pending.
+            let probcut_beta =
+                beta + PROBCUT_MARGIN.get() - PROBCUT_IMPROVING.get() * i32::from(improving);
+            if PROBCUT.on()
+                && depth >= PROBCUT_MIN_DEPTH.get()
+                && excluded.is_null()
+                && beta.abs() < TB_WIN_BOUND
+                && !tt.is_some_and(|e| {
+                    e.depth > depth - PROBCUT_REDUCTION.get() && tt_score < probcut_beta
+                })
+            {
+                let evals = (static_eval, raw_eval);
+                if let Some(score) =
+                    self.probcut(board, depth, probcut_beta, beta, evals, tt_move, cut_node)
+                {
+                    return score;
+                }
+                if self.td.stopped {
+                    return 0;
+                }
+            }
         }
         // No internal iterative reduction (a node without a hash move searched a ply
         // shallower): on the network it measured -37.4 ± 38.8, 140 games (seed 103, LOS 3.5%).
@@ -661,6 +685,72 @@ impl<'a> Searcher<'a> {
             );
         }
         best_score
+    }
+
+    /// ProbCut at a non-PV node: the first capture or promotion whose exchange gains at
+    /// least `probcut_beta - static_eval` and that holds `probcut_beta` in quiescence and then
+    /// in a reduced search; its score (stored in the table as a lower bound), or `None`.
+    /// `evals`: the static evaluation, corrected and raw.
+    #[allow(clippy::too_many_arguments)]
+    fn probcut(
+        &mut self,
+        board: &Board,
+        depth: i32,
+        probcut_beta: i32,
+        beta: i32,
+        (static_eval, raw_eval): (i32, i32),
+        tt_move: Move,
+        cut_node: bool,
+    ) -> Option<i32> {
+        let ply = self.ply;
+        let key = board.hash();
+        let threshold = probcut_beta - static_eval;
+        let reduced = depth - PROBCUT_REDUCTION.get();
+        let cont = self.td.cont_keys(ply);
+        let mut picker = MovePicker::new_qsearch(tt_move, false, false, cont);
+        self.td.keys.push(key);
+        let mut cut = None;
+        while let Some(mv) = picker.next(board, &self.td.hist) {
+            if !board.see_ge(mv, threshold) {
+                continue;
+            }
+            let moved = board.piece_on(mv.from()).expect("origin");
+            let child = board.make_move(mv);
+            self.td.push_move(ply, board, mv);
+            self.sh.tt.prefetch(child.hash());
+            self.td.stack[ply].piece_to = piece_to(moved, mv.to());
+            self.td.stack[ply].null_move = false;
+            let mut score =
+                -self.search_child::<false>(&child, 0, -probcut_beta, -probcut_beta + 1, false);
+            if score >= probcut_beta && reduced > 0 {
+                score = -self.search_child::<false>(
+                    &child,
+                    reduced,
+                    -probcut_beta,
+                    -probcut_beta + 1,
+                    !cut_node,
+                );
+            }
+            if self.td.stopped {
+                break;
+            }
+            if score >= probcut_beta {
+                self.sh.tt.store(
+                    key,
+                    mv,
+                    score_to_tt(score, ply, TB_WIN_BOUND),
+                    raw_eval,
+                    reduced + 1,
+                    TtBound::Lower,
+                );
+                if score.abs() < TB_WIN_BOUND {
+                    cut = Some(score - (probcut_beta - beta));
+                }
+                break;
+            }
+        }
+        self.td.keys.pop();
+        cut
     }
 
     /// Quiescence search: captures and promotions until the position is quiet (all evasions when

@@ -175,6 +175,15 @@ tunables! {
     /// Continuation history of the move four plies back: its weight in the quiet history, in
     /// percent (0: not used, and not updated).
     CONT_HIST_4_WEIGHT = "ContHist4Weight", 100, 0, 200, 8.0;
+    /// ProbCut (switch), its least depth, the depth it takes off the verifying search (3, not
+    /// the usual 4: at 4 the mate battery's mate in four 4r3/p1k5/1pp2p2/P7/2PP1q2/2BP4/6PP/
+    /// 2r3RK b comes a ply too late, at any margin from 150 to 350), and its margin above beta
+    /// (less the improving margin when the static evaluation improves).
+    PROBCUT = "ProbCut", 1, 0, 1, 0.0;
+    PROBCUT_MIN_DEPTH = "ProbCutMinDepth", 5, 3, 10, 0.5;
+    PROBCUT_REDUCTION = "ProbCutReduction", 3, 2, 6, 0.5;
+    PROBCUT_MARGIN = "ProbCutMargin", 200, 80, 400, 10.0;
+    PROBCUT_IMPROVING = "ProbCutImproving", 50, 0, 150, 5.0;
     /// Quiet moves that give check at the first quiescence ply (switch).
     QS_CHECKS = "QsChecks", 1, 0, 1, 0.0;
 }
