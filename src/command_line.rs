@@ -1,6 +1,6 @@
 //! The command line. `escaque` alone speaks UCI on stdin/stdout. `escaque <tool> ...` runs a
 //! developer tool (`crate::tools`, with the `tools` feature). `escaque bench [depth]` runs the
-//! bench. Anything else is UCI commands, run in order before the program exits (`escaque "go
+//! bench; `escaque tunables` lists the search's tunables for SPSA. Anything else is UCI commands, run in order before the program exits (`escaque "go
 //! perft 5"`, `escaque "position startpos moves e2e4" "go depth 12"`): each argument that
 //! contains a space is a command of its own, otherwise all arguments are one command. They stop
 //! at the first error, which goes to stderr with exit status 2 (as clap's own errors do).
@@ -23,6 +23,10 @@ of its own; otherwise all are one command). Errors go to stderr with exit status
 #[derive(Parser, Debug)]
 #[command(name = "escaque", version, after_help = AFTER_HELP)]
 pub struct Cli {
+    /// Speak UCI, listing the search's tunables (hidden otherwise) as spin options after `uci`:
+    /// for match runners that set only declared options (fastchess, scripts/match)
+    #[arg(long)]
+    pub show_tunables: bool,
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -36,6 +40,10 @@ pub enum Command {
         #[arg(default_value_t = crate::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(i32).range(1..=crate::bench::MAX_DEPTH as i64))]
         depth: i32,
     },
+    /// Print the search's tunable parameters (hidden UCI options, for tuning; not the on/off
+    /// switches) in OpenBench's SPSA input format: `name, int, default, min, max, c_end, r_end`,
+    /// one a line
+    Tunables,
     #[cfg(feature = "tools")]
     #[command(flatten)]
     Tool(crate::tools::Tool),
@@ -48,16 +56,26 @@ pub enum Command {
 pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     let args: Vec<OsString> = args.into_iter().collect();
     if args.len() <= 1 {
-        let (events, input) = spawn_stdin_reader();
-        Uci::new(Output::stdout()).run(events, &input);
-        // Exit at once: a search thread that did not stop in time must not keep us alive.
-        std::process::exit(0)
+        uci_loop(false);
     }
     // `--help` and `--version` print to stdout and exit 0; a bad argument exits 2.
     let cli = Cli::try_parse_from(args).unwrap_or_else(|e| e.exit());
+    if cli.show_tunables && cli.command.is_some() {
+        eprintln!("error: --show-tunables starts the UCI loop and takes no command");
+        return ExitCode::from(2);
+    }
     match cli.command {
+        None if cli.show_tunables => uci_loop(true),
         None => ExitCode::SUCCESS,
         Some(Command::Bench { depth }) => uci_commands(&[format!("bench {depth}")]),
+        Some(Command::Tunables) => {
+            for tunable in crate::search::params::TUNABLES {
+                if tunable.is_tuned() {
+                    println!("{}", tunable.spsa_line());
+                }
+            }
+            ExitCode::SUCCESS
+        }
         #[cfg(feature = "tools")]
         Some(Command::Tool(tool)) => tool.run(),
         Some(Command::Uci(words)) => {
@@ -72,6 +90,18 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             }
         }
     }
+}
+
+/// Speaks UCI on stdin/stdout until `quit` or EOF, then exits.
+fn uci_loop(show_tunables: bool) -> ! {
+    let (events, input) = spawn_stdin_reader();
+    let mut uci = Uci::new(Output::stdout());
+    if show_tunables {
+        uci.show_tunables();
+    }
+    uci.run(events, &input);
+    // Exit at once: a search thread that did not stop in time must not keep us alive.
+    std::process::exit(0)
 }
 
 /// Runs UCI commands given as arguments and exits at once when they are done (a search thread

@@ -9,7 +9,7 @@
 //! each against the same build without it (3+0.03 s, Hash 16, 2 games at a time, seeds 101-105
 //! and 109, on 3e459f8): their notes give that result; rules it did not support were removed.
 
-use super::history::{captured_slot, piece_to, NO_PIECE_TO};
+use super::history::{captured_slot, piece_to, ContKeys, NO_PIECE_TO};
 use super::params::*;
 use super::picker::MovePicker;
 use super::thread::{Shared, ThreadData};
@@ -74,20 +74,17 @@ impl ThreadData {
         self.pv_len[ply] = child_len;
     }
 
-    /// Continuation-history keys of the moves one and two plies before `ply`.
+    /// Continuation-history keys of the moves one, two and four plies before `ply`.
     #[inline(always)]
-    fn cont_keys(&self, ply: usize) -> [usize; 2] {
-        let one = if ply >= 1 {
-            self.stack[ply - 1].piece_to
-        } else {
-            NO_PIECE_TO
+    fn cont_keys(&self, ply: usize) -> ContKeys {
+        let back = |plies: usize| {
+            if ply >= plies {
+                self.stack[ply - plies].piece_to
+            } else {
+                NO_PIECE_TO
+            }
         };
-        let two = if ply >= 2 {
-            self.stack[ply - 2].piece_to
-        } else {
-            NO_PIECE_TO
-        };
-        [one, two]
+        [back(1), back(2), back(4)]
     }
 
     /// Rewards the move that caused a cutoff and penalises the ones tried before it.
@@ -119,6 +116,11 @@ impl ThreadData {
                 self.hist.update_butterfly(us, mv, b);
                 self.hist.update_continuation(cont[0], pt, b);
                 self.hist.update_continuation(cont[1], pt, b);
+                // The move four plies back (our own previous move but one): its table only
+                // learns while it counts. Match: pending.
+                if CONT_HIST_4_WEIGHT.on() {
+                    self.hist.update_continuation(cont[2], pt, b);
+                }
             }
         } else {
             let piece = board.piece_on(best.from()).expect("origin");
@@ -193,7 +195,7 @@ impl<'a> Searcher<'a> {
                 // Late quiet root moves get a light reduction; anything promising is re-searched.
                 let moves = i - self.td.pv_idx;
                 let r = if depth >= 3 && moves >= 3 && !mv.is_noisy() && !child.in_check() {
-                    (lmr(depth, moves) - 1).max(0)
+                    (lmr(depth, moves) - LMR_ROOT_OFFSET.get()).max(0)
                 } else {
                     0
                 };
@@ -261,7 +263,7 @@ impl<'a> Searcher<'a> {
     ) -> i32 {
         let ply = self.ply;
         if depth <= 0 {
-            return self.qsearch::<PV>(board, alpha, beta);
+            return self.qsearch::<PV>(board, alpha, beta, QS_CHECKS.on());
         }
         self.td.pv_len[ply] = ply;
         self.td.nodes += 1;
@@ -363,26 +365,44 @@ impl<'a> Searcher<'a> {
         let us = board.side_to_move();
 
         if !PV && !in_check {
+            // Razoring: far below alpha at low depth, quiescence decides; if it still fails
+            // low, so does the node. Match: pending.
+            if RAZORING.on()
+                && depth <= RAZORING_MAX_DEPTH.get()
+                && excluded.is_null()
+                && alpha.abs() < TB_WIN_BOUND
+                && eval + RAZORING_MARGIN.get() * depth < alpha
+            {
+                let score = self.qsearch::<false>(board, alpha, beta, QS_CHECKS.on());
+                if self.td.stopped {
+                    return 0;
+                }
+                if score <= alpha {
+                    return score;
+                }
+            }
             // Reverse futility pruning: far enough above beta that a shallow search will not
             // bring it back below. Match: +139 ± 77.
-            if depth <= RFP_MAX_DEPTH
+            if depth <= RFP_MAX_DEPTH.get()
                 && eval.abs() < TB_WIN_BOUND
                 && beta.abs() < TB_WIN_BOUND
-                && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+                && eval - RFP_MARGIN.get() * (depth - i32::from(improving)) >= beta
             {
                 return eval;
             }
             // Null move pruning: if passing still fails high after a reduced search, a real
             // move almost surely does too (not in pawn endings, where zugzwang is common).
             // Match: +28 ± 81 in 50 games, +96 ± 48 in 100 more (seed 61); all 150: +73 ± 42.
-            if depth >= NMP_MIN_DEPTH
+            if depth >= NMP_MIN_DEPTH.get()
                 && excluded.is_null()
                 && eval >= beta
                 && beta > -TB_WIN_BOUND
                 && !(ply >= 1 && self.td.stack[ply - 1].null_move)
                 && board.has_non_pawn_material(us)
             {
-                let r = 3 + depth / 3 + ((eval - beta) / 200).min(3);
+                let r = NMP_BASE.get()
+                    + depth / NMP_DEPTH_DIV.get()
+                    + ((eval - beta) / NMP_EVAL_DIV.get()).min(NMP_EVAL_MAX.get());
                 let child = board.make_null_move();
                 if let Evaluation::Network(_) = self.td.eval {
                     self.td.nnue.push_null(ply);
@@ -401,6 +421,30 @@ impl<'a> Searcher<'a> {
                     return if score >= TB_WIN_BOUND { beta } else { score };
                 }
             }
+
+            // ProbCut: a capture that holds a margin above beta in quiescence and then in a
+            // search `ProbCutReduction` plies shallower almost surely cuts at full depth too.
+            // Match: pending.
+            let probcut_beta =
+                beta + PROBCUT_MARGIN.get() - PROBCUT_IMPROVING.get() * i32::from(improving);
+            if PROBCUT.on()
+                && depth >= PROBCUT_MIN_DEPTH.get()
+                && excluded.is_null()
+                && beta.abs() < TB_WIN_BOUND
+                && !tt.is_some_and(|e| {
+                    e.depth > depth - PROBCUT_REDUCTION.get() && tt_score < probcut_beta
+                })
+            {
+                let evals = (static_eval, raw_eval);
+                if let Some(score) =
+                    self.probcut(board, depth, probcut_beta, beta, evals, tt_move, cut_node)
+                {
+                    return score;
+                }
+                if self.td.stopped {
+                    return 0;
+                }
+            }
         }
         // No internal iterative reduction (a node without a hash move searched a ply
         // shallower): on the network it measured -37.4 ± 38.8, 140 games (seed 103, LOS 3.5%).
@@ -414,14 +458,14 @@ impl<'a> Searcher<'a> {
         let mut tt_move_extension = 0;
         if let Some(e) = tt {
             if ply > 0
-                && depth >= SE_MIN_DEPTH
+                && depth >= SE_MIN_DEPTH.get()
                 && excluded.is_null()
                 && !tt_move.is_null()
                 && e.bound != TtBound::Upper
-                && e.depth >= depth - SE_TT_DEPTH_SLACK
+                && e.depth >= depth - SE_TT_DEPTH_SLACK.get()
                 && tt_score.abs() < TB_WIN_BOUND
             {
-                let singular_beta = tt_score - SE_MARGIN_PER_DEPTH * depth;
+                let singular_beta = tt_score - SE_MARGIN_PER_DEPTH.get() * depth;
                 self.td.stack[ply].excluded = tt_move;
                 let score = self.negamax::<false>(
                     board,
@@ -473,21 +517,38 @@ impl<'a> Searcher<'a> {
                     // quiet checks (the mates near the leaves). Match: +100 ± 94.
                     let late = moves_searched >= lmp_threshold(depth, improving);
                     // Futility pruning: a quiet move will not lift a hopeless static eval, unless
-                    // it gives check. Match: +29.6 ± 35.5, 200 games (seed 101, LOS 96%).
+                    // it gives check. Match: +29.6 ± 35.5, 200 games (seed 101, LOS 96%). An
+                    // improving position keeps a wider margin (FpImproving). Match: pending.
                     let futile = !in_check
                         && alpha.abs() < TB_WIN_BOUND
-                        && lmr_depth <= FP_MAX_DEPTH
-                        && eval + FP_BASE + FP_MARGIN * lmr_depth <= alpha;
-                    if (late || futile) && !board.gives_check(mv) {
+                        && lmr_depth <= FP_MAX_DEPTH.get()
+                        && eval
+                            + FP_BASE.get()
+                            + FP_MARGIN.get() * lmr_depth
+                            + FP_IMPROVING.get() * i32::from(improving)
+                            <= alpha;
+                    // History pruning: at low depth, a quiet move whose history is very bad is
+                    // skipped (not a killer, not a check). Match: pending.
+                    let killer =
+                        mv == self.td.stack[ply].killers[0] || mv == self.td.stack[ply].killers[1];
+                    let bad_history = HISTORY_PRUNING.on()
+                        && !in_check
+                        && !killer
+                        && lmr_depth <= HISTORY_PRUNING_MAX_DEPTH.get()
+                        && quiet_history < -HISTORY_PRUNING_MARGIN.get() * depth;
+                    if (late || futile || bad_history) && !board.gives_check(mv) {
                         continue;
                     }
                     // SEE pruning of quiets that hang material (with the capture rule below,
                     // one test). Match: +28 ± 101 (not resolved).
-                    if lmr_depth <= SEE_MAX_DEPTH && !board.see_ge(mv, SEE_QUIET_MARGIN * lmr_depth)
+                    if lmr_depth <= SEE_MAX_DEPTH.get()
+                        && !board.see_ge(mv, SEE_QUIET_MARGIN.get() * lmr_depth)
                     {
                         continue;
                     }
-                } else if depth <= SEE_MAX_DEPTH && !board.see_ge(mv, SEE_NOISY_MARGIN * depth) {
+                } else if depth <= SEE_MAX_DEPTH.get()
+                    && !board.see_ge(mv, SEE_NOISY_MARGIN.get() * depth)
+                {
                     // SEE pruning of captures that lose too much.
                     continue;
                 }
@@ -512,7 +573,7 @@ impl<'a> Searcher<'a> {
                 // and again at full depth only if they beat alpha. Match (with the root
                 // reduction): +191 ± 101.
                 let mut reduced = new_depth;
-                if depth >= 3 && is_quiet {
+                if depth >= LMR_MIN_DEPTH.get() && is_quiet {
                     let mut r = lmr(depth, moves_searched + 1);
                     r += i32::from(!PV);
                     r -= i32::from(improving);
@@ -521,7 +582,17 @@ impl<'a> Searcher<'a> {
                     r -= i32::from(
                         mv == self.td.stack[ply].killers[0] || mv == self.td.stack[ply].killers[1],
                     );
-                    r -= quiet_history / LMR_HISTORY_DIV;
+                    r -= quiet_history / LMR_HISTORY_DIV.get();
+                    reduced = (new_depth - r).clamp(1, new_depth);
+                } else if NOISY_LMR.on() && !is_quiet && depth >= LMR_MIN_DEPTH.get() {
+                    // Late captures and promotions are reduced too, less than quiets and less
+                    // still with a good capture history. Match: pending.
+                    let captured = captured_slot(board, mv);
+                    let history = self.td.hist.capture(moved, mv.to(), captured);
+                    let mut r = lmr(depth, moves_searched + 1) - NOISY_LMR_OFFSET.get();
+                    r += i32::from(cut_node);
+                    r -= i32::from(gives_check);
+                    r -= history / NOISY_LMR_HISTORY_DIV.get();
                     reduced = (new_depth - r).clamp(1, new_depth);
                 }
                 score = -self.search_child::<false>(&child, reduced, -alpha - 1, -alpha, true);
@@ -616,9 +687,82 @@ impl<'a> Searcher<'a> {
         best_score
     }
 
+    /// ProbCut at a non-PV node: the first capture or promotion whose exchange gains at
+    /// least `probcut_beta - static_eval` and that holds `probcut_beta` in quiescence and then
+    /// in a reduced search; its score (stored in the table as a lower bound), or `None`.
+    /// `evals`: the static evaluation, corrected and raw.
+    #[allow(clippy::too_many_arguments)]
+    fn probcut(
+        &mut self,
+        board: &Board,
+        depth: i32,
+        probcut_beta: i32,
+        beta: i32,
+        (static_eval, raw_eval): (i32, i32),
+        tt_move: Move,
+        cut_node: bool,
+    ) -> Option<i32> {
+        let ply = self.ply;
+        let key = board.hash();
+        let threshold = probcut_beta - static_eval;
+        let reduced = depth - PROBCUT_REDUCTION.get();
+        let cont = self.td.cont_keys(ply);
+        let mut picker = MovePicker::new_qsearch(tt_move, false, false, cont);
+        self.td.keys.push(key);
+        let mut cut = None;
+        while let Some(mv) = picker.next(board, &self.td.hist) {
+            if !board.see_ge(mv, threshold) {
+                continue;
+            }
+            let moved = board.piece_on(mv.from()).expect("origin");
+            let child = board.make_move(mv);
+            self.td.push_move(ply, board, mv);
+            self.sh.tt.prefetch(child.hash());
+            self.td.stack[ply].piece_to = piece_to(moved, mv.to());
+            self.td.stack[ply].null_move = false;
+            let mut score =
+                -self.search_child::<false>(&child, 0, -probcut_beta, -probcut_beta + 1, false);
+            if score >= probcut_beta && reduced > 0 {
+                score = -self.search_child::<false>(
+                    &child,
+                    reduced,
+                    -probcut_beta,
+                    -probcut_beta + 1,
+                    !cut_node,
+                );
+            }
+            if self.td.stopped {
+                break;
+            }
+            if score >= probcut_beta {
+                self.sh.tt.store(
+                    key,
+                    mv,
+                    score_to_tt(score, ply, TB_WIN_BOUND),
+                    raw_eval,
+                    reduced + 1,
+                    TtBound::Lower,
+                );
+                if score.abs() < TB_WIN_BOUND {
+                    cut = Some(score - (probcut_beta - beta));
+                }
+                break;
+            }
+        }
+        self.td.keys.pop();
+        cut
+    }
+
     /// Quiescence search: captures and promotions until the position is quiet (all evasions when
-    /// in check), with the static evaluation as a stand-pat lower bound.
-    fn qsearch<const PV: bool>(&mut self, board: &Board, mut alpha: i32, beta: i32) -> i32 {
+    /// in check), with the static evaluation as a stand-pat lower bound. `checks`: the first
+    /// quiescence ply, which also tries the quiet moves that give check.
+    fn qsearch<const PV: bool>(
+        &mut self,
+        board: &Board,
+        mut alpha: i32,
+        beta: i32,
+        checks: bool,
+    ) -> i32 {
         let ply = self.ply;
         self.td.pv_len[ply] = ply;
         self.td.nodes += 1;
@@ -675,7 +819,10 @@ impl<'a> Searcher<'a> {
         }
         let orig_alpha = alpha;
         let cont = self.td.cont_keys(ply);
-        let mut picker = MovePicker::new_qsearch(tt.map_or(Move::NULL, |e| e.mv), in_check, cont);
+        // Quiet checks at the first quiescence ply (not SEE-losing ones: the SEE rule below
+        // skips them): the mates and forks just past the horizon. Match: pending.
+        let mut picker =
+            MovePicker::new_qsearch(tt.map_or(Move::NULL, |e| e.mv), in_check, checks, cont);
         let mut best_move = Move::NULL;
         let mut moves = 0;
         while let Some(mv) = picker.next(board, &self.td.hist) {
@@ -692,7 +839,7 @@ impl<'a> Searcher<'a> {
             self.sh.tt.prefetch(child.hash());
             self.td.stack[ply].piece_to = piece_to(moved, mv.to());
             self.ply += 1;
-            let score = -self.qsearch::<PV>(&child, -beta, -alpha);
+            let score = -self.qsearch::<PV>(&child, -beta, -alpha, false);
             self.ply -= 1;
             if self.td.stopped {
                 return 0;

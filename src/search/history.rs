@@ -3,7 +3,7 @@
 //! destination, then this move's), killers and counter-moves. Every update uses "gravity": an
 //! entry moves towards its bound by a fraction of the distance, so it saturates smoothly.
 
-use super::params::HISTORY_MAX;
+use super::params::{CONT_HIST_4_WEIGHT, HISTORY_MAX};
 use crate::memory::try_zeroed_vec;
 use crate::types::{Color, Move, Piece, PieceType, Square};
 
@@ -11,6 +11,8 @@ use crate::types::{Color, Move, Piece, PieceType, Square};
 pub type PieceTo = usize;
 /// No previous move (root, or after a null move).
 pub const NO_PIECE_TO: PieceTo = 12 * 64;
+/// The continuation-history keys of a node: the moves one, two and four plies back.
+pub type ContKeys = [PieceTo; 3];
 
 #[inline(always)]
 pub fn piece_to(piece: Piece, to: Square) -> PieceTo {
@@ -88,11 +90,19 @@ impl Histories {
 
     /// The history score of a quiet move (`moved` is the piece on its origin), the one sum move
     /// ordering and the pruning and reduction rules all use: butterfly history plus the
-    /// continuation histories of the last two moves (`cont`).
+    /// continuation histories of the moves one and two plies back, and of the move four plies
+    /// back weighted by `ContHist4Weight` percent (`cont`).
     #[inline(always)]
-    pub fn quiet_score(&self, us: Color, moved: Piece, mv: Move, cont: [PieceTo; 2]) -> i32 {
+    pub fn quiet_score(&self, us: Color, moved: Piece, mv: Move, cont: ContKeys) -> i32 {
         let pt = piece_to(moved, mv.to());
-        self.butterfly(us, mv) + self.continuation(cont[0], pt) + self.continuation(cont[1], pt)
+        let four = match CONT_HIST_4_WEIGHT.get() {
+            0 => 0,
+            weight => self.continuation(cont[2], pt) * weight / 100,
+        };
+        self.butterfly(us, mv)
+            + self.continuation(cont[0], pt)
+            + self.continuation(cont[1], pt)
+            + four
     }
 
     #[inline(always)]

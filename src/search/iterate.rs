@@ -66,12 +66,13 @@ impl ThreadData {
     /// seed 105): +96.7 ± 40.7 Elo, 140 games (LOS 100%).
     fn aspiration(&mut self, sh: &Shared, depth: i32, reporter: &dyn Reporter) {
         let prev = self.root_moves[self.pv_idx].prev_score;
-        let mut delta = ASPIRATION_DELTA;
-        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && prev.abs() <= TB_WIN_BOUND {
-            ((prev - delta).max(-INF), (prev + delta).min(INF))
-        } else {
-            (-INF, INF)
-        };
+        let mut delta = ASPIRATION_DELTA.get();
+        let (mut alpha, mut beta) =
+            if depth >= ASPIRATION_MIN_DEPTH.get() && prev.abs() <= TB_WIN_BOUND {
+                ((prev - delta).max(-INF), (prev + delta).min(INF))
+            } else {
+                (-INF, INF)
+            };
         loop {
             // Scores from an earlier pass are stale: a move the pass does not reach (the search is
             // stopped or the root fails high) must not sort above the moves it did search.

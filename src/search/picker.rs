@@ -1,11 +1,13 @@
 //! Staged move ordering: the transposition-table move first, then captures and promotions that do
 //! not lose material (by SEE, ordered most valuable victim first with capture history as the tie
 //! breaker), the two killers, the counter-move, quiets by history, and last the losing captures.
+//! Quiescence takes the noisy moves only (with checks at its first ply, the quiet checks too).
 //! Moves from outside the generator (TT, killers, counter) are checked with `Board::is_legal`.
 
 use arrayvec::ArrayVec;
 
-use super::history::{captured_slot, Histories, PieceTo};
+use super::history::{captured_slot, ContKeys, Histories};
+use super::params::CAPTURE_HISTORY_ORDER_DIV;
 use crate::board::SEE_VALUES;
 use crate::board::{Board, MoveList};
 use crate::types::{Move, PieceType};
@@ -29,18 +31,27 @@ pub struct MovePicker {
     tt_move: Move,
     killers: [Move; 2],
     counter: Move,
-    /// Continuation-history keys of the moves one and two plies back.
-    cont: [PieceTo; 2],
+    /// Continuation-history keys of the moves one, two and four plies back.
+    cont: ContKeys,
     moves: ArrayVec<(Move, i32), 256>,
     index: usize,
     bad: ArrayVec<Move, 256>,
     bad_index: usize,
-    skip_quiets: bool,
+    quiets: Quiets,
+}
+
+/// Which quiet moves a picker yields.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Quiets {
+    All,
+    /// Only those that give check (and no killers or counter-move), after the good captures.
+    Checks,
+    None,
 }
 
 impl MovePicker {
     /// A picker for the main search; `killers` and `counter` may be null.
-    pub fn new(tt_move: Move, killers: [Move; 2], counter: Move, cont: [PieceTo; 2]) -> MovePicker {
+    pub fn new(tt_move: Move, killers: [Move; 2], counter: Move, cont: ContKeys) -> MovePicker {
         MovePicker {
             stage: Stage::TtMove,
             tt_move,
@@ -51,19 +62,26 @@ impl MovePicker {
             index: 0,
             bad: ArrayVec::new(),
             bad_index: 0,
-            skip_quiets: false,
+            quiets: Quiets::All,
         }
     }
 
-    /// A picker for quiescence: noisy moves only (all moves when `in_check`).
-    pub fn new_qsearch(tt_move: Move, in_check: bool, cont: [PieceTo; 2]) -> MovePicker {
+    /// A picker for quiescence: noisy moves only, then with `checks` the quiet moves that give
+    /// check (all moves when `in_check`).
+    pub fn new_qsearch(tt_move: Move, in_check: bool, checks: bool, cont: ContKeys) -> MovePicker {
         let tt_move = if in_check || tt_move.is_noisy() {
             tt_move
         } else {
             Move::NULL
         };
         let mut picker = MovePicker::new(tt_move, [Move::NULL; 2], Move::NULL, cont);
-        picker.skip_quiets = !in_check;
+        picker.quiets = if in_check {
+            Quiets::All
+        } else if checks {
+            Quiets::Checks
+        } else {
+            Quiets::None
+        };
         picker
     }
 
@@ -116,7 +134,7 @@ impl MovePicker {
                     };
                     self.stage = next;
                     if duplicate
-                        || self.skip_quiets
+                        || self.quiets != Quiets::All
                         || mv.is_null()
                         || mv.is_noisy()
                         || mv == self.tt_move
@@ -131,9 +149,10 @@ impl MovePicker {
                     self.stage = Stage::Quiets;
                     self.moves.clear();
                     self.index = 0;
-                    if self.skip_quiets {
+                    if self.quiets == Quiets::None {
                         continue;
                     }
+                    let checks_only = self.quiets == Quiets::Checks;
                     let mut list = MoveList::new();
                     board.generate_quiets(&mut list);
                     let us = board.side_to_move();
@@ -145,6 +164,9 @@ impl MovePicker {
                         {
                             continue;
                         }
+                        if checks_only && !board.gives_check(mv) {
+                            continue;
+                        }
                         let moved = board
                             .piece_on(mv.from())
                             .expect("a move's origin holds a piece");
@@ -153,7 +175,7 @@ impl MovePicker {
                     }
                 }
                 Stage::Quiets => {
-                    if !self.skip_quiets {
+                    if self.quiets != Quiets::None {
                         if let Some(mv) = self.pick_best() {
                             return Some(mv);
                         }
@@ -202,5 +224,5 @@ fn noisy_score(board: &Board, mv: Move, hist: &Histories) -> i32 {
     let piece = board
         .piece_on(mv.from())
         .expect("a move's origin holds a piece");
-    8 * (victim + promo) + hist.capture(piece, mv.to(), captured) / 32
+    8 * (victim + promo) + hist.capture(piece, mv.to(), captured) / CAPTURE_HISTORY_ORDER_DIV.get()
 }

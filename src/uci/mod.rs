@@ -156,6 +156,9 @@ pub struct Uci {
     /// Where a search says it is done (into the input channel of [`Uci::run`]), so deferred
     /// engine work is done as soon as it can be, without polling.
     events: Option<Sender<Input>>,
+    /// Whether `uci` lists the search's tunables too (`escaque --show-tunables`: match runners
+    /// such as fastchess send only the options the engine declared).
+    show_tunables: bool,
 }
 
 /// How long `quit` waits for the search thread before the process exits anyway.
@@ -172,7 +175,13 @@ impl Uci {
             deferred: Vec::new(),
             last_go_holds: false,
             events: None,
+            show_tunables: false,
         }
+    }
+
+    /// Makes `uci` list the search's tunables as spin options after the options proper.
+    pub fn show_tunables(&mut self) {
+        self.show_tunables = true;
     }
 
     /// The current position.
@@ -386,6 +395,11 @@ impl Uci {
         for option in OPTIONS {
             text.push_str(&format!("{option}\n"));
         }
+        if self.show_tunables {
+            for tunable in crate::search::params::TUNABLES {
+                text.push_str(&format!("{}\n", options::tunable_option_line(tunable)));
+            }
+        }
         text.push_str("uciok");
         self.out.line(&text);
     }
@@ -396,6 +410,7 @@ impl Uci {
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let (spec, value) = match options::parse_change(name, value) {
             Ok(parsed) => parsed,
+            Err(options::OptionError::Unknown(_)) => return self.set_tunable(name, value),
             Err(e) => return self.out.error(&e.to_string()),
         };
         match spec.set(&mut self.options, value) {
@@ -404,6 +419,15 @@ impl Uci {
         }
         if let Some(effect) = spec.engine {
             self.engine_work(Deferred::Option(effect));
+        }
+    }
+
+    /// `setoption` of one of the search's hidden tunables: set at once, for every search from
+    /// the next read on (they are process-wide, and only tuning sets them).
+    fn set_tunable(&mut self, name: &str, value: Option<&str>) {
+        match options::parse_tunable_change(name, value) {
+            Ok((tunable, n)) => tunable.set(n),
+            Err(e) => self.out.error(&e.to_string()),
         }
     }
 

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use crate::evaluation::{Evaluation, USE_NETWORK_BY_DEFAULT};
 use crate::nnue::Network;
+use crate::search::params::{find_tunable, Tunable};
 use crate::search::{strength, Engine, TbSettings};
 
 /// What a changed option does to the engine, run when no search is running, reading the option
@@ -400,31 +401,66 @@ pub fn parse_change(
                 });
             }
         }
-        OptionKind::Spin { min, max, .. } => {
-            let text = value
-                .filter(|v| !v.is_empty())
-                .ok_or(OptionError::MissingValue(name))?;
-            let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
-            if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
-                return Err(OptionError::NotANumber {
-                    name,
-                    value: text.to_string(),
-                });
-            }
-            let out_of_range = || OptionError::OutOfRange {
-                name,
-                value: text.to_string(),
-                min,
-                max,
-            };
-            let n = text.parse::<i64>().map_err(|_| out_of_range())?;
-            if !(min..=max).contains(&n) {
-                return Err(out_of_range());
-            }
-            OptionValue::Spin(n)
-        }
+        OptionKind::Spin { min, max, .. } => OptionValue::Spin(parse_spin(name, value, min, max)?),
     };
     Ok((spec, value))
+}
+
+/// A spin option's value: an integer in `min..=max`.
+fn parse_spin(
+    name: &'static str,
+    value: Option<&str>,
+    min: i64,
+    max: i64,
+) -> Result<i64, OptionError> {
+    let text = value
+        .filter(|v| !v.is_empty())
+        .ok_or(OptionError::MissingValue(name))?;
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
+        return Err(OptionError::NotANumber {
+            name,
+            value: text.to_string(),
+        });
+    }
+    let out_of_range = || OptionError::OutOfRange {
+        name,
+        value: text.to_string(),
+        min,
+        max,
+    };
+    let n = text.parse::<i64>().map_err(|_| out_of_range())?;
+    if !(min..=max).contains(&n) {
+        return Err(out_of_range());
+    }
+    Ok(n)
+}
+
+/// A tunable's `option name … type spin …` line, for `escaque --show-tunables`.
+pub fn tunable_option_line(tunable: &Tunable) -> String {
+    format!(
+        "option name {} type spin default {} min {} max {}",
+        tunable.name, tunable.default, tunable.min, tunable.max
+    )
+}
+
+/// Validates `setoption name <name> value <n>` for one of the search's tunables
+/// (`crate::search::params::TUNABLES`), consulted when no option of [`OPTIONS`] has the name:
+/// the tunable and its value, unapplied. Tunables are hidden (not printed after `uci`, unless
+/// the engine was started with `--show-tunables`: they are for tuning, not for users),
+/// spin-like, and process-wide.
+pub fn parse_tunable_change(
+    name: &str,
+    value: Option<&str>,
+) -> Result<(&'static Tunable, i32), OptionError> {
+    let tunable = find_tunable(name).ok_or_else(|| OptionError::Unknown(name.to_string()))?;
+    let n = parse_spin(
+        tunable.name,
+        value.map(str::trim),
+        tunable.min.into(),
+        tunable.max.into(),
+    )?;
+    Ok((tunable, n as i32))
 }
 
 impl OptionSpec {
@@ -626,6 +662,29 @@ mod tests {
         ));
         assert!(matches!(
             parse_change("NoSuchThing", Some("1")),
+            Err(OptionError::Unknown(_))
+        ));
+        // The search's tunables are a second table: not options, checked the same way.
+        assert!(matches!(
+            parse_change("RfpMargin", Some("80")),
+            Err(OptionError::Unknown(_))
+        ));
+        let (tunable, n) = parse_tunable_change("rfpmargin", Some(" 80 ")).unwrap();
+        assert_eq!((tunable.name, n), ("RfpMargin", 80));
+        assert!(matches!(
+            parse_tunable_change("RfpMargin", Some("100000")),
+            Err(OptionError::OutOfRange { .. })
+        ));
+        assert!(matches!(
+            parse_tunable_change("RfpMargin", Some("wide")),
+            Err(OptionError::NotANumber { .. })
+        ));
+        assert_eq!(
+            parse_tunable_change("RfpMargin", None).unwrap_err(),
+            OptionError::MissingValue("RfpMargin")
+        );
+        assert!(matches!(
+            parse_tunable_change("Hash", Some("1")),
             Err(OptionError::Unknown(_))
         ));
         // A file that cannot be used is refused by the setter, and nothing changes.

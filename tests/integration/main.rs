@@ -22,5 +22,6 @@ mod syzygy;
 mod uci_protocol;
 mod uci_search;
 mod uci_syzygy;
+mod uci_tunables;
 mod uci_wdl;
 mod wdl_fit_cli;
