@@ -117,7 +117,7 @@ impl ThreadData {
                 self.hist.update_continuation(cont[0], pt, b);
                 self.hist.update_continuation(cont[1], pt, b);
                 // The move four plies back (our own previous move but one): its table only
-                // learns while it counts. Match: pending.
+                // learns while it counts. Match: in the issue-24 set, +25.2 ± 20.6 together (400 games, 10+0.1); alone: not yet measured.
                 if CONT_HIST_4_WEIGHT.on() {
                     self.hist.update_continuation(cont[2], pt, b);
                 }
@@ -366,7 +366,7 @@ impl<'a> Searcher<'a> {
 
         if !PV && !in_check {
             // Razoring: far below alpha at low depth, quiescence decides; if it still fails
-            // low, so does the node. Match: pending.
+            // low, so does the node. Match: in the issue-24 set, +25.2 ± 20.6 together (400 games, 10+0.1); alone: not yet measured.
             if RAZORING.on()
                 && depth <= RAZORING_MAX_DEPTH.get()
                 && excluded.is_null()
@@ -424,7 +424,7 @@ impl<'a> Searcher<'a> {
 
             // ProbCut: a capture that holds a margin above beta in quiescence and then in a
             // search `ProbCutReduction` plies shallower almost surely cuts at full depth too.
-            // Match: pending.
+            // Match: in the issue-24 set, +25.2 ± 20.6 together (400 games, 10+0.1); alone: not yet measured.
             let probcut_beta =
                 beta + PROBCUT_MARGIN.get() - PROBCUT_IMPROVING.get() * i32::from(improving);
             if PROBCUT.on()
@@ -518,7 +518,7 @@ impl<'a> Searcher<'a> {
                     let late = moves_searched >= lmp_threshold(depth, improving);
                     // Futility pruning: a quiet move will not lift a hopeless static eval, unless
                     // it gives check. Match: +29.6 ± 35.5, 200 games (seed 101, LOS 96%). An
-                    // improving position keeps a wider margin (FpImproving). Match: pending.
+                    // improving position keeps a wider margin (FpImproving). Match: in the issue-24 set, +25.2 ± 20.6 together (400 games, 10+0.1); alone: not yet measured.
                     let futile = !in_check
                         && alpha.abs() < TB_WIN_BOUND
                         && lmr_depth <= FP_MAX_DEPTH.get()
@@ -528,7 +528,7 @@ impl<'a> Searcher<'a> {
                             + FP_IMPROVING.get() * i32::from(improving)
                             <= alpha;
                     // History pruning: at low depth, a quiet move whose history is very bad is
-                    // skipped (not a killer, not a check). Match: pending.
+                    // skipped (not a killer, not a check). Match: in the issue-24 set, +25.2 ± 20.6 together (400 games, 10+0.1); alone: not yet measured.
                     let killer =
                         mv == self.td.stack[ply].killers[0] || mv == self.td.stack[ply].killers[1];
                     let bad_history = HISTORY_PRUNING.on()
@@ -586,7 +586,7 @@ impl<'a> Searcher<'a> {
                     reduced = (new_depth - r).clamp(1, new_depth);
                 } else if NOISY_LMR.on() && !is_quiet && depth >= LMR_MIN_DEPTH.get() {
                     // Late captures and promotions are reduced too, less than quiets and less
-                    // still with a good capture history. Match: pending.
+                    // still with a good capture history. Match: in the issue-24 set, +25.2 ± 20.6 together (400 games, 10+0.1); alone: not yet measured.
                     let captured = captured_slot(board, mv);
                     let history = self.td.hist.capture(moved, mv.to(), captured);
                     let mut r = lmr(depth, moves_searched + 1) - NOISY_LMR_OFFSET.get();
@@ -820,7 +820,7 @@ impl<'a> Searcher<'a> {
         let orig_alpha = alpha;
         let cont = self.td.cont_keys(ply);
         // Quiet checks at the first quiescence ply (not SEE-losing ones: the SEE rule below
-        // skips them): the mates and forks just past the horizon. Match: pending.
+        // skips them): the mates and forks just past the horizon. Match: in the issue-24 set, +25.2 ± 20.6 together (400 games, 10+0.1); alone: not yet measured.
         let mut picker =
             MovePicker::new_qsearch(tt.map_or(Move::NULL, |e| e.mv), in_check, checks, cont);
         let mut best_move = Move::NULL;
