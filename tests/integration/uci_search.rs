@@ -338,6 +338,21 @@ fn play_one_second_game(allowance_ms: i64) {
         ));
         let (lines, best) = e.bestmove(QUICK);
         let used = t.elapsed().as_millis() as i64;
+        if best_of(&best) == "(none)" {
+            // The game ended (mate or stalemate): `(none)` is right only without a legal move.
+            let mut board = escaque::board::Board::startpos();
+            for mv in &moves {
+                let parsed = board
+                    .parse_uci_move(mv, false)
+                    .expect("a move the engine played");
+                board = board.make_move(parsed);
+            }
+            assert!(
+                board.legal_moves().is_empty(),
+                "bestmove (none) at ply {ply}"
+            );
+            break;
+        }
         check_search_output(&lines);
         clocks[side] -= used;
         assert!(
@@ -345,11 +360,7 @@ fn play_one_second_game(allowance_ms: i64) {
             "flagged at ply {ply}: clocks {clocks:?} used {used} ms"
         );
         clocks[side] += 10;
-        let mv = best_of(&best);
-        if mv == "(none)" {
-            break;
-        }
-        moves.push(mv.to_string());
+        moves.push(best_of(&best).to_string());
     }
 }
 
