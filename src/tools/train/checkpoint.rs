@@ -16,7 +16,8 @@ use super::network::FloatNetwork;
 use super::optimizer::AdamW;
 
 const MAGIC: &[u8; 8] = b"ESQCKPT\0";
-const VERSION: u32 = 2;
+// Version 3: networks with king buckets carry the 768 factor rows (see `network.rs`).
+const VERSION: u32 = 3;
 const HEADER_BYTES: usize = 8 + 4 + 64 + 4 + 4 + 4 + 4 + 4 + 8 + 4 + 4 + 4 + 8 + 8 + 4 + 8;
 
 /// What determines the sequence of weights a run produces. Resuming under different settings
@@ -222,6 +223,7 @@ impl Checkpoint {
             network: FloatNetwork {
                 arch,
                 hidden,
+                factorised: FloatNetwork::trains_factorised(&arch),
                 params: floats[..n].to_vec(),
             },
             optimizer: AdamW {

@@ -20,7 +20,7 @@ fn quantise_i16(x: f32, scale: i32) -> i16 {
 pub const CALIBRATION_POSITIONS: usize = 1 << 16;
 
 impl FloatNetwork {
-    /// The integer network: `W1 · QA`, `b1 · QA`, `w2 · QB` (as `i16`) and `b2 · QA · QB`
+    /// The integer network: `W1 · QA` (with the factor rows folded in), `b1 · QA`, `w2 · QB` (as `i16`) and `b2 · QA · QB`
     /// (as `i32`), each rounded to nearest. With QA for the accumulator and QB for the output
     /// weights, the integer inference of [`QuantisedNetwork::evaluate_features`] computes this
     /// network's output times SCALE up to rounding.
@@ -28,7 +28,11 @@ impl FloatNetwork {
         QuantisedNetwork {
             arch: self.arch,
             hidden: self.hidden,
-            feature_weights: self.w1().iter().map(|&w| quantise_i16(w, QA)).collect(),
+            feature_weights: self
+                .merged_w1()
+                .iter()
+                .map(|&w| quantise_i16(w, QA))
+                .collect(),
             feature_bias: self.b1().iter().map(|&b| quantise_i16(b, QA)).collect(),
             output_weights: self.w2().iter().map(|&w| quantise_i16(w, QB)).collect(),
             output_bias: self
@@ -88,6 +92,7 @@ impl FloatNetwork {
         FloatNetwork {
             arch: quantised.arch,
             hidden: quantised.hidden,
+            factorised: false,
             params,
         }
     }

@@ -73,8 +73,18 @@ fn reference_loss(
     params: &[f64],
     positions: &[PackedPosition],
 ) -> f64 {
-    let (w1, rest) = params.split_at(arch.inputs() * hidden);
+    // With king buckets the trainer adds a shared row per piece-square to every bucket's row.
+    let factor_rows = if arch.king_buckets > 1 { 768 } else { 0 };
+    let (w1, rest) = params.split_at((arch.inputs() + factor_rows) * hidden);
     let (b1, rest) = rest.split_at(hidden);
+    let row = |f: u16, i: usize| {
+        let own = w1[f as usize * hidden + i];
+        if factor_rows == 0 {
+            own
+        } else {
+            own + w1[(arch.inputs() + f as usize % 768) * hidden + i]
+        }
+    };
     let (w2, b2) = rest.split_at(arch.output_buckets * 2 * hidden);
     positions
         .iter()
@@ -84,12 +94,8 @@ fn reference_loss(
             let mut out = b2[features.bucket];
             for side in 0..2 {
                 for i in 0..hidden {
-                    let acc: f64 = b1[i]
-                        + features
-                            .side(side)
-                            .iter()
-                            .map(|&f| w1[f as usize * hidden + i])
-                            .sum::<f64>();
+                    let acc: f64 =
+                        b1[i] + features.side(side).iter().map(|&f| row(f, i)).sum::<f64>();
                     out += acc.clamp(0.0, 1.0).powi(2) * w2[side * hidden + i];
                 }
             }
@@ -107,6 +113,36 @@ fn gradients_match_finite_differences() {
         check_gradients(Architecture::default(), hidden);
     }
     check_gradients(Architecture::preset(4, true, 4).unwrap(), 8);
+}
+
+#[test]
+fn king_buckets_train_factorised_and_export_merged() {
+    let arch = Architecture::preset(4, true, 2).unwrap();
+    let mut net = FloatNetwork::new(arch, 64, 3);
+    assert!(net.factorised);
+    assert_eq!(net.w1().len(), (4 * 768 + 768) * 64);
+    // Give the factor rows weight, so a merge that dropped or misplaced them would show.
+    let inputs = arch.inputs() * 64;
+    let mut state = 5u64;
+    for w in &mut net.params[inputs..inputs + 768 * 64] {
+        *w = ((splitmix64(&mut state) >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 0.2;
+    }
+    let merged = net.merged_w1();
+    assert_eq!(merged.len(), inputs);
+    // Row 768 + 5 of bucket 1 is bucket 1's own row plus factor row 5.
+    let (row, factor) = (768 + 5, 5);
+    for i in 0..64 {
+        let expected = net.w1()[row * 64 + i] + net.w1()[inputs + factor * 64 + i];
+        assert_eq!(merged[row * 64 + i], expected);
+    }
+    // The engine's integer network, with the factor rows folded in, evaluates as the float one.
+    let positions = random_positions(600, 8);
+    let quantised = net.quantise_calibrated(&positions);
+    let (mean, _, _, spread) = quantisation_error(&quantised, &net, &positions);
+    assert!(mean <= 8.0, "mean |integer - float| {mean} cp");
+    assert!(spread > 50.0, "largest |eval| only {spread} cp");
+    // Without king buckets nothing is factorised.
+    assert!(!FloatNetwork::new(Architecture::default(), 64, 3).factorised);
 }
 
 fn check_gradients(arch: Architecture, hidden: usize) {
@@ -139,11 +175,16 @@ fn check_gradients(arch: Architecture, hidden: usize) {
     }
 
     // Every bias and output weight, the W1 rows of the first position's features from both
-    // perspectives, and a row no position touches (its gradient must be exactly 0).
+    // perspectives (and their shared factor rows with king buckets), and a row no position
+    // touches (its gradient must be exactly 0).
     let first = Features::of(&positions[0], &arch);
     let mut checked: Vec<usize> = (b1_start..net.params.len()).collect();
     for &f in first.side(0).iter().chain(first.side(1)).take(12) {
         checked.extend(f as usize * hidden..(f as usize + 1) * hidden);
+        if net.factorised {
+            let factor = arch.inputs() + f as usize % 768;
+            checked.extend(factor * hidden..(factor + 1) * hidden);
+        }
     }
     let mut touched = vec![false; arch.inputs()];
     for p in &positions {
