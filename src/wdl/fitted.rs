@@ -5,13 +5,13 @@
 use super::model::WinRateModel;
 
 /// The checksum of the network the model was fitted for (as `eval` prints it).
-pub const NETWORK_CHECKSUM: u64 = 0x125cf860005d1e91;
+pub const NETWORK_CHECKSUM: u64 = 0x1fdb6fbeda244552;
 
 /// The data it was fitted on.
-pub const FITTED_ON: &str = "net3-s101-n5000.bin: 2110421 positions";
+pub const FITTED_ON: &str = "net4-s7-n5000.bin, its first 2563 games: 218405 positions";
 
 /// `a(m)` and `b(m)`, highest power first (see [`WinRateModel`]).
 pub const MODEL: WinRateModel = WinRateModel {
-    a: [-1293.274260, 3732.252170, -3505.230459, 1164.059443],
-    b: [-594.028537, 1609.841454, -1361.474342, 442.934512],
+    a: [-1236.808283, 3580.090845, -3401.610530, 1156.409185],
+    b: [-487.180488, 1257.841529, -1022.904364, 360.136465],
 };

@@ -17,7 +17,9 @@
 //! square adds its bucket's row and the shared row of the same piece-square. What all buckets
 //! agree on is learnt once from all the data, and the bucketed rows learn only the differences.
 //! Export folds the shared row into every bucket's (see [`FloatNetwork::merged_w1`]), so the
-//! engine's network and file format are unchanged.
+//! engine's network and file format are unchanged. Measured on those 4.5M positions it did not
+//! close the gap (train 0.00105, validation 0.00300): the bucketed net memorises games through
+//! capacity the data cannot yet constrain, and king buckets wait for more data.
 
 use crate::nnue::architecture::INPUTS_PER_BUCKET;
 use crate::nnue::format::SCALE;
