@@ -15,6 +15,9 @@
 //! * the clock is kept above a reserve of [`RESERVE_MS`] after the move and its increment where
 //!   possible: when it is lower, the engine spends about a quarter of the increment and the
 //!   increments rebuild it, so a scheduling hiccup in a bullet game does not flag;
+//! * in sudden death (no `movestogo`, an increment smaller than `Move Overhead`) the clock
+//!   never grows back, so the reserve is 50 overheads (500 ms at the default): below it every
+//!   move is played at once, and it lasts hundreds of moves;
 //! * with fewer than ten increments on the clock a move spends at most half an increment
 //!   (one at most), so latency charged to our clock cannot drain it move after move;
 //! * every budget is at least 1 ms, so the search always returns a move even on a 1 ms clock;
@@ -203,6 +206,13 @@ const HARD_FACTOR: u64 = 5;
 const LOW_CLOCK_INCREMENTS: u64 = 10;
 /// What the clock should still show after the move (and its increment), in milliseconds.
 pub const RESERVE_MS: u64 = 100;
+/// Without an increment that pays for the latency of a move (less than `Move Overhead`) and
+/// without `movestogo`, the clock never grows back: it must last however long the game does.
+/// The reserve is then this many moves at `Move Overhead` each (500 ms at the default 10 ms,
+/// Stockfish keeps a similar ~50 overheads): a move below it is played at once, so the reserve
+/// lasts hundreds of moves at the real latency of about a millisecond. With 100 ms, a 475-ply
+/// game at 10+0 flagged at move 241 (issue 24).
+const SUDDEN_DEATH_RESERVE_MOVES: u64 = 50;
 
 /// The clock budget for one search. `start` is when the `go` command was read (the clock starts
 /// there); `overhead_ms` is the `Move Overhead` option; `stm` the side to move.
@@ -255,14 +265,23 @@ fn budget(limits: &Limits, stm: Color, overhead_ms: u64, start: Instant) -> Time
 /// the hard limit to a few milliseconds).
 fn clock_budget(time: u64, inc: u64, movestogo: Option<u32>, overhead_ms: u64) -> (u64, u64) {
     let usable = time.saturating_sub(overhead_ms);
+    let sudden_death = movestogo.filter(|&m| m > 0).is_none() && inc < overhead_ms;
+    let reserve = if sudden_death {
+        RESERVE_MS.max(SUDDEN_DEATH_RESERVE_MOVES.saturating_mul(overhead_ms))
+    } else {
+        RESERVE_MS
+    };
     let base = match movestogo.filter(|&m| m > 0) {
         Some(mtg) => usable / (u64::from(mtg).min(MAX_MOVES_TO_GO) + 1),
+        // In sudden death only what lies above the reserve is shared out, so the clock falls
+        // towards the reserve geometrically and moves become instant only gradually.
+        None if sudden_death => usable.saturating_sub(reserve) / MOVES_HORIZON,
         None => usable / MOVES_HORIZON,
     };
     let soft = base.saturating_add(inc.min(usable).saturating_mul(3) / 4);
     let keep_reserve = time
         .saturating_add(inc)
-        .saturating_sub(RESERVE_MS.saturating_add(overhead_ms));
+        .saturating_sub(reserve.saturating_add(overhead_ms));
     // Below the reserve, a quarter of the increment still buys a shallow search.
     let floor = (inc / 4).min(usable / 2).max(1);
     let mut hard = soft
@@ -415,6 +434,40 @@ mod tests {
         // With ten increments or more in hand, the normal allocation applies again.
         let (soft, _) = clock_budget(2000, 100, None, 10);
         assert!(soft > 100, "{soft}");
+    }
+
+    /// Issue 24: a 475-ply game at 10+0 flagged at move 241 with a 100 ms reserve. A game of
+    /// 300 moves a side (150 at 1+0), each move spending one and a half soft limits (never beyond
+    /// the hard one) plus a millisecond of latency, never runs out of clock; nor one that spends the hard
+    /// limit every move with the latency `Move Overhead` allows for.
+    #[test]
+    fn sudden_death_lasts_a_long_game() {
+        for start in [1_000, 3_000, 10_000, 60_000, 300_000] {
+            for (overhead, latency, hard_every_move, moves) in
+                [(10, 1, false, 300), (10, 10, true, 45), (50, 5, false, 300)]
+            {
+                let mut clock: u64 = start;
+                let moves = if start < 3_000 { moves.min(150) } else { moves };
+                for m in 0..moves {
+                    let (soft, hard) = clock_budget(clock, 0, None, overhead);
+                    let spent = if hard_every_move {
+                        hard
+                    } else {
+                        (3 * soft / 2).min(hard)
+                    };
+                    assert!(
+                        spent + latency < clock,
+                        "{start}+0 overhead {overhead}: flagged at move {m} ({clock} ms left)"
+                    );
+                    clock -= spent + latency;
+                }
+            }
+        }
+        // The reserve is for clocks that cannot grow: with an increment or movestogo it is the
+        // usual 100 ms.
+        assert_eq!(clock_budget(150, 10, None, 10).1, 50);
+        assert!(clock_budget(600, 0, Some(40), 10).1 > 0);
+        assert_eq!(clock_budget(500, 0, None, 10), (1, 1));
     }
 
     #[test]
