@@ -265,13 +265,14 @@ fn budget(limits: &Limits, stm: Color, overhead_ms: u64, start: Instant) -> Time
 /// the hard limit to a few milliseconds).
 fn clock_budget(time: u64, inc: u64, movestogo: Option<u32>, overhead_ms: u64) -> (u64, u64) {
     let usable = time.saturating_sub(overhead_ms);
-    let sudden_death = movestogo.filter(|&m| m > 0).is_none() && inc < overhead_ms;
+    let movestogo = movestogo.filter(|&m| m > 0);
+    let sudden_death = movestogo.is_none() && inc < overhead_ms;
     let reserve = if sudden_death {
         RESERVE_MS.max(SUDDEN_DEATH_RESERVE_MOVES.saturating_mul(overhead_ms))
     } else {
         RESERVE_MS
     };
-    let base = match movestogo.filter(|&m| m > 0) {
+    let base = match movestogo {
         Some(mtg) => usable / (u64::from(mtg).min(MAX_MOVES_TO_GO) + 1),
         // In sudden death only what lies above the reserve is shared out, so the clock falls
         // towards the reserve geometrically and moves become instant only gradually.
@@ -466,7 +467,8 @@ mod tests {
         // The reserve is for clocks that cannot grow: with an increment or movestogo it is the
         // usual 100 ms.
         assert_eq!(clock_budget(150, 10, None, 10).1, 50);
-        assert!(clock_budget(600, 0, Some(40), 10).1 > 0);
+        // (with the sudden-death reserve, 300 ms would leave nothing to spend)
+        assert_eq!(clock_budget(300, 0, Some(40), 10).1, 35);
         assert_eq!(clock_budget(500, 0, None, 10), (1, 1));
     }
 
