@@ -1,0 +1,67 @@
+"""A resumable queue of fastchess matches, one folder each (`scripts/technique-matches`).
+
+Two cores cannot play seven 400-game matches in one session, so each match lives in its own
+folder with fastchess' own autosave (`config.json`: the settings, the openings' position and the
+results so far) and is resumed from it; a `result.json` marks it finished. These helpers read
+that state; the script drives fastchess.
+"""
+
+import json
+import os
+
+from escaque_tools.stats import elo_pentanomial, normalized_elo_pentanomial
+
+RESULT = "result.json"
+CONFIG = "config.json"
+
+
+def read_config_stats(path):
+    """The W/D/L and pentanomial counts [LL, LD, DD+WL, WD, WW] of the first pairing in a
+    fastchess `config.json`, from the first engine's point of view; None if none yet."""
+    try:
+        with open(path) as f:
+            config = json.load(f)
+    except (OSError, ValueError):
+        return None
+    stats = config.get("stats") or {}
+    if not stats:
+        return None
+    s = next(iter(stats.values()))
+    penta = [s.get("penta_LL", 0), s.get("penta_LD", 0), s.get("penta_DD", 0) + s.get("penta_WL", 0),
+             s.get("penta_WD", 0), s.get("penta_WW", 0)]
+    return {"wins": s.get("wins", 0), "draws": s.get("draws", 0), "losses": s.get("losses", 0), "penta": penta}
+
+
+def state(folder, games):
+    """'done' (a result.json), 'partial' (a config.json with fewer than `games` games),
+    'complete' (a config.json with all of them: only the result is left to write) or 'new'."""
+    if os.path.exists(os.path.join(folder, RESULT)):
+        return "done"
+    stats = read_config_stats(os.path.join(folder, CONFIG))
+    if stats is None:
+        return "new"
+    played = stats["wins"] + stats["draws"] + stats["losses"]
+    return "complete" if played >= games else "partial"
+
+
+def summary(stats):
+    """Games, score, Elo with its 95% error (pentanomial) and normalized Elo of `stats`."""
+    games = stats["wins"] + stats["draws"] + stats["losses"]
+    estimate = elo_pentanomial(stats["penta"])
+    return {
+        **stats,
+        "games": games,
+        "score": (stats["wins"] + stats["draws"] / 2) / games if games else 0.0,
+        "elo": estimate.elo if estimate.meaningful() else None,
+        "error": estimate.error if estimate.meaningful() else None,
+        "nelo": normalized_elo_pentanomial(stats["penta"]) if estimate.meaningful() else None,
+    }
+
+
+def line(name, result):
+    """One line of the summary table."""
+    if result is None:
+        return f"{name:>16}  not started"
+    elo = "n/a" if result["elo"] is None else f"{result['elo']:+7.1f} +/- {result['error']:5.1f}"
+    return (f"{name:>16} {result['games']:>6} {result['wins']:>4} {result['draws']:>4} {result['losses']:>4}"
+            f" {100 * result['score']:6.1f}%  {elo}  penta {result['penta']}")

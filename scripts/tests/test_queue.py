@@ -1,0 +1,53 @@
+import json
+import os
+import tempfile
+import unittest
+
+import _path  # noqa: F401
+from escaque_tools import queue
+
+
+def write_config(folder, wins, draws, losses, penta):
+    ll, ld, dd, wl, wd, ww = penta
+    stats = {"on vs off": {"wins": wins, "draws": draws, "losses": losses, "penta_LL": ll, "penta_LD": ld,
+                           "penta_DD": dd, "penta_WL": wl, "penta_WD": wd, "penta_WW": ww}}
+    with open(os.path.join(folder, queue.CONFIG), "w") as f:
+        json.dump({"rounds": 2, "stats": stats}, f)
+
+
+class TestQueue(unittest.TestCase):
+    def test_a_folder_moves_from_new_to_done(self):
+        with tempfile.TemporaryDirectory() as folder:
+            self.assertEqual(queue.state(folder, 4), "new")
+            write_config(folder, 1, 0, 1, (0, 0, 0, 1, 0, 0))
+            self.assertEqual(queue.state(folder, 4), "partial")
+            write_config(folder, 2, 1, 1, (0, 0, 1, 0, 1, 0))
+            self.assertEqual(queue.state(folder, 4), "complete")
+            open(os.path.join(folder, queue.RESULT), "w").close()
+            self.assertEqual(queue.state(folder, 4), "done")
+
+    def test_a_damaged_config_counts_as_not_started(self):
+        with tempfile.TemporaryDirectory() as folder:
+            with open(os.path.join(folder, queue.CONFIG), "w") as f:
+                f.write("{\"stats\": {")
+            self.assertIsNone(queue.read_config_stats(os.path.join(folder, queue.CONFIG)))
+            self.assertEqual(queue.state(folder, 4), "new")
+
+    def test_pentanomial_merges_dd_and_wl(self):
+        with tempfile.TemporaryDirectory() as folder:
+            write_config(folder, 5, 4, 3, (1, 1, 1, 1, 1, 1))
+            stats = queue.read_config_stats(os.path.join(folder, queue.CONFIG))
+            self.assertEqual(stats["penta"], [1, 1, 2, 1, 1])
+
+    def test_summary_scores_from_the_first_engine(self):
+        result = queue.summary({"wins": 3, "draws": 2, "losses": 1, "penta": [0, 0, 1, 1, 1]})
+        self.assertEqual(result["games"], 6)
+        self.assertAlmostEqual(result["score"], 4 / 6)
+        self.assertGreater(result["elo"], 0)
+        even = queue.summary({"wins": 1, "draws": 2, "losses": 1, "penta": [0, 1, 0, 1, 0]})
+        self.assertAlmostEqual(even["elo"], 0.0)
+        self.assertIn(" 50.0%", queue.line("QsChecks", even))
+
+
+if __name__ == "__main__":
+    unittest.main()
