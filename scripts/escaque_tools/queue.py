@@ -15,15 +15,18 @@ RESULT = "result.json"
 CONFIG = "config.json"
 
 
+def _read_config(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
 def read_config_stats(path):
     """The W/D/L and pentanomial counts [LL, LD, DD+WL, WD, WW] of the first pairing in a
     fastchess `config.json`, from the first engine's point of view; None if none yet."""
-    try:
-        with open(path) as f:
-            config = json.load(f)
-    except (OSError, ValueError):
-        return None
-    stats = config.get("stats") or {}
+    stats = (_read_config(path) or {}).get("stats") or {}
     if not stats:
         return None
     s = next(iter(stats.values()))
@@ -32,16 +35,19 @@ def read_config_stats(path):
     return {"wins": s.get("wins", 0), "draws": s.get("draws", 0), "losses": s.get("losses", 0), "penta": penta}
 
 
-def state(folder, games):
-    """'done' (a result.json), 'partial' (a config.json with fewer than `games` games),
-    'complete' (a config.json with all of them: only the result is left to write) or 'new'."""
+def state(folder):
+    """'done' (a result.json), 'partial' (a config.json with fewer games than it plans: rounds
+    times games a round), 'complete' (all of them: only the result is left to write) or 'new'."""
     if os.path.exists(os.path.join(folder, RESULT)):
         return "done"
-    stats = read_config_stats(os.path.join(folder, CONFIG))
+    path = os.path.join(folder, CONFIG)
+    stats = read_config_stats(path)
     if stats is None:
         return "new"
+    config = _read_config(path)
+    planned = config.get("rounds", 0) * config.get("games", 0)
     played = stats["wins"] + stats["draws"] + stats["losses"]
-    return "complete" if played >= games else "partial"
+    return "complete" if played >= planned else "partial"
 
 
 def summary(stats):

@@ -12,26 +12,26 @@ def write_config(folder, wins, draws, losses, penta):
     stats = {"on vs off": {"wins": wins, "draws": draws, "losses": losses, "penta_LL": ll, "penta_LD": ld,
                            "penta_DD": dd, "penta_WL": wl, "penta_WD": wd, "penta_WW": ww}}
     with open(os.path.join(folder, queue.CONFIG), "w") as f:
-        json.dump({"rounds": 2, "stats": stats}, f)
+        json.dump({"rounds": 2, "games": 2, "stats": stats}, f)
 
 
 class TestQueue(unittest.TestCase):
     def test_a_folder_moves_from_new_to_done(self):
         with tempfile.TemporaryDirectory() as folder:
-            self.assertEqual(queue.state(folder, 4), "new")
+            self.assertEqual(queue.state(folder), "new")
             write_config(folder, 1, 0, 1, (0, 0, 0, 1, 0, 0))
-            self.assertEqual(queue.state(folder, 4), "partial")
+            self.assertEqual(queue.state(folder), "partial")
             write_config(folder, 2, 1, 1, (0, 0, 1, 0, 1, 0))
-            self.assertEqual(queue.state(folder, 4), "complete")
+            self.assertEqual(queue.state(folder), "complete")
             open(os.path.join(folder, queue.RESULT), "w").close()
-            self.assertEqual(queue.state(folder, 4), "done")
+            self.assertEqual(queue.state(folder), "done")
 
     def test_a_damaged_config_counts_as_not_started(self):
         with tempfile.TemporaryDirectory() as folder:
             with open(os.path.join(folder, queue.CONFIG), "w") as f:
                 f.write("{\"stats\": {")
             self.assertIsNone(queue.read_config_stats(os.path.join(folder, queue.CONFIG)))
-            self.assertEqual(queue.state(folder, 4), "new")
+            self.assertEqual(queue.state(folder), "new")
 
     def test_pentanomial_merges_dd_and_wl(self):
         with tempfile.TemporaryDirectory() as folder:
