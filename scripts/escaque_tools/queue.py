@@ -23,10 +23,8 @@ def _read_config(path):
         return None
 
 
-def read_config_stats(path):
-    """The W/D/L and pentanomial counts [LL, LD, DD+WL, WD, WW] of the first pairing in a
-    fastchess `config.json`, from the first engine's point of view; None if none yet."""
-    stats = (_read_config(path) or {}).get("stats") or {}
+def _stats_of(config):
+    stats = (config or {}).get("stats") or {}
     if not stats:
         return None
     s = next(iter(stats.values()))
@@ -35,16 +33,21 @@ def read_config_stats(path):
     return {"wins": s.get("wins", 0), "draws": s.get("draws", 0), "losses": s.get("losses", 0), "penta": penta}
 
 
+def read_config_stats(path):
+    """The W/D/L and pentanomial counts [LL, LD, DD+WL, WD, WW] of the first pairing in a
+    fastchess `config.json`, from the first engine's point of view; None if none yet."""
+    return _stats_of(_read_config(path))
+
+
 def state(folder):
     """'done' (a result.json), 'partial' (a config.json with fewer games than it plans: rounds
     times games a round), 'complete' (all of them: only the result is left to write) or 'new'."""
     if os.path.exists(os.path.join(folder, RESULT)):
         return "done"
-    path = os.path.join(folder, CONFIG)
-    stats = read_config_stats(path)
+    config = _read_config(os.path.join(folder, CONFIG))
+    stats = _stats_of(config)
     if stats is None:
         return "new"
-    config = _read_config(path)
     planned = config.get("rounds", 0) * config.get("games", 0)
     played = stats["wins"] + stats["draws"] + stats["losses"]
     return "complete" if played >= planned else "partial"
