@@ -51,3 +51,35 @@ class TestQueue(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestTechniqueCommand(unittest.TestCase):
+    """The fastchess command of one technique's match: on against off, whatever the build's default."""
+
+    def command(self, switch):
+        import argparse
+        import importlib.machinery
+        import importlib.util
+
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "technique-matches")
+        loader = importlib.machinery.SourceFileLoader("technique_matches", path)
+        spec = importlib.util.spec_from_loader("technique_matches", loader)
+        module = importlib.util.module_from_spec(spec)
+        loader.exec_module(module)
+        args = argparse.Namespace(engine="/bin/true", tc="10+0.1", hash=16, games=400, concurrency=2)
+        return module.fresh_command(args, switch, 2400)
+
+    def engine_options(self, command, name):
+        start = command.index(f"name={name}")
+        end = command.index("-engine", start) if "-engine" in command[start:] else command.index("-each")
+        return [a for a in command[start:end] if a.startswith("option.")]
+
+    def test_a_switch_is_set_on_and_off_explicitly(self):
+        command = self.command("QsChecks")
+        self.assertEqual(self.engine_options(command, "on"), ["option.QsChecks=1"])
+        self.assertEqual(self.engine_options(command, "off"), ["option.QsChecks=0"])
+
+    def test_a_weight_keeps_its_build_default_when_on(self):
+        command = self.command("ContHist4Weight")
+        self.assertEqual(self.engine_options(command, "on"), [])
+        self.assertEqual(self.engine_options(command, "off"), ["option.ContHist4Weight=0"])
