@@ -13,6 +13,7 @@ mod notation;
 mod see;
 pub(crate) mod zobrist;
 
+pub use check::CheckSquares;
 pub use fen::FenError;
 pub use game::{is_repetition_draw, repetitions_of, Game, Outcome};
 pub use movegen::{MoveList, MoveSink, PawnMoves};

@@ -13,7 +13,7 @@ use super::history::{captured_slot, piece_to, ContKeys, NO_PIECE_TO};
 use super::params::*;
 use super::picker::MovePicker;
 use super::thread::{Shared, ThreadData};
-use crate::board::{is_repetition_draw, Board};
+use crate::board::{is_repetition_draw, Board, CheckSquares};
 use crate::evaluation::Evaluation;
 use crate::tt::{score_from_tt, score_to_tt, Bound as TtBound};
 use crate::types::{Move, Piece};
@@ -509,6 +509,8 @@ impl<'a> Searcher<'a> {
         let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
         let mut noisy_tried: arrayvec::ArrayVec<Move, 32> = arrayvec::ArrayVec::new();
         let orig_alpha = alpha;
+        // Computed at the first move about to be pruned, then shared by the rest.
+        let mut check_squares: Option<CheckSquares> = None;
         self.td.keys.push(key);
 
         while let Some(mv) = picker.next(board, &self.td.hist) {
@@ -548,7 +550,11 @@ impl<'a> Searcher<'a> {
                         && !killer
                         && lmr_depth <= HISTORY_PRUNING_MAX_DEPTH.get()
                         && quiet_history < -HISTORY_PRUNING_MARGIN.get() * depth;
-                    if (late || futile || bad_history) && !board.gives_check(mv) {
+                    if (late || futile || bad_history)
+                        && !check_squares
+                            .get_or_insert_with(|| board.check_squares())
+                            .gives_check(board, mv)
+                    {
                         continue;
                     }
                     // SEE pruning of quiets that hang material (with the capture rule below,
