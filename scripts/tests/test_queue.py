@@ -49,9 +49,6 @@ class TestQueue(unittest.TestCase):
         self.assertIn(" 50.0%", queue.line("QsChecks", even))
 
 
-if __name__ == "__main__":
-    unittest.main()
-
 
 class TestTechniqueCommand(unittest.TestCase):
     """The fastchess command of one technique's match: on against off, whatever the build's default."""
@@ -83,3 +80,7 @@ class TestTechniqueCommand(unittest.TestCase):
         command = self.command("ContHist4Weight")
         self.assertEqual(self.engine_options(command, "on"), [])
         self.assertEqual(self.engine_options(command, "off"), ["option.ContHist4Weight=0"])
+
+
+if __name__ == "__main__":
+    unittest.main()
