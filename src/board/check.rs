@@ -3,8 +3,7 @@
 
 use super::Board;
 use crate::attacks::{
-    between, bishop_attacks, bishop_rays, knight_attacks, line, pawn_attacks, piece_attacks,
-    rook_attacks, rook_rays,
+    bishop_attacks, knight_attacks, line, pawn_attacks, piece_attacks, rook_attacks,
 };
 use crate::types::{Bitboard, Move, PieceType, Square};
 
@@ -51,16 +50,7 @@ impl Board {
         let occupied = self.occupied();
         let diagonal = bishop_attacks(their_king, occupied);
         let orthogonal = rook_attacks(their_king, occupied);
-        let ours = self.colored(us);
-        let snipers = (bishop_rays(their_king) & self.diagonal_sliders(us))
-            | (rook_rays(their_king) & self.orthogonal_sliders(us));
-        let mut discoverers = Bitboard::EMPTY;
-        for sniper in snipers {
-            let blockers = between(their_king, sniper) & occupied;
-            if blockers.count() == 1 && (blockers & ours).is_nonempty() {
-                discoverers |= blockers;
-            }
-        }
+        let discoverers = self.slider_lines(their_king, us).1 & self.colored(us);
         CheckSquares {
             direct: [
                 pawn_attacks(!us, their_king),

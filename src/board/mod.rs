@@ -225,25 +225,33 @@ impl Board {
         let us = self.side_to_move;
         let them = !us;
         let king = self.king(us);
-        let occupied = self.occupied();
         let mut checkers = (knight_attacks(king) & self.pieces_of(them, PieceType::Knight))
             | (pawn_attacks(us, king) & self.pieces_of(them, PieceType::Pawn));
-        let mut pinned = Bitboard::EMPTY;
-        // Sliders on a line through the king, whatever stands between: a table read each, not a
-        // magic lookup. The squares between each one and the king then tell check (none), pin
-        // (exactly one, ours) or nothing.
-        let snipers = (bishop_rays(king) & self.diagonal_sliders(them))
-            | (rook_rays(king) & self.orthogonal_sliders(them));
+        let (slider_checkers, lone_blockers) = self.slider_lines(king, them);
+        checkers |= slider_checkers;
+        self.checkers = checkers;
+        self.pinned = lone_blockers & self.colored(us);
+    }
+
+    /// `by`'s sliders on a line through `king`: those with nothing between (they attack it), and
+    /// the pieces of either colour that stand alone between one of them and it (a pin, or a
+    /// discovered check waiting). Sliders on a line whatever stands between are a table read
+    /// each, not a magic lookup; the squares between each one and the king then tell.
+    #[inline(always)]
+    pub(crate) fn slider_lines(&self, king: Square, by: Color) -> (Bitboard, Bitboard) {
+        let occupied = self.occupied();
+        let snipers = (bishop_rays(king) & self.diagonal_sliders(by))
+            | (rook_rays(king) & self.orthogonal_sliders(by));
+        let (mut attackers, mut lone_blockers) = (Bitboard::EMPTY, Bitboard::EMPTY);
         for sniper in snipers {
             let blockers = between(king, sniper) & occupied;
             if blockers.is_empty() {
-                checkers |= Bitboard::from(sniper);
+                attackers |= Bitboard::from(sniper);
             } else if !blockers.has_many() {
-                pinned |= blockers & self.colored(us);
+                lone_blockers |= blockers;
             }
         }
-        self.checkers = checkers;
-        self.pinned = pinned;
+        (attackers, lone_blockers)
     }
 
     #[inline(always)]
