@@ -5,13 +5,13 @@
 use super::model::WinRateModel;
 
 /// The checksum of the network the model was fitted for (as `eval` prints it).
-pub const NETWORK_CHECKSUM: u64 = 0x1fdb6fbeda244552;
+pub const NETWORK_CHECKSUM: u64 = 0x3db1590406c4532b;
 
 /// The data it was fitted on.
-pub const FITTED_ON: &str = "net4-s7-n5000.bin, its first 2563 games: 218405 positions";
+pub const FITTED_ON: &str = "net5-s9-n5000.bin, its first 2564 games: 214798 positions";
 
 /// `a(m)` and `b(m)`, highest power first (see [`WinRateModel`]).
 pub const MODEL: WinRateModel = WinRateModel {
-    a: [-1236.808283, 3580.090845, -3401.610530, 1156.409185],
-    b: [-487.180488, 1257.841529, -1022.904364, 360.136465],
+    a: [-1086.573174, 3152.458055, -3030.300750, 1072.658032],
+    b: [-234.909408, 572.502759, -452.038639, 222.000073],
 };
