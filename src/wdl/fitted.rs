@@ -5,13 +5,13 @@
 use super::model::WinRateModel;
 
 /// The checksum of the network the model was fitted for (as `eval` prints it).
-pub const NETWORK_CHECKSUM: u64 = 0x3db1590406c4532b;
+pub const NETWORK_CHECKSUM: u64 = 0xbaa637682c062ec3;
 
 /// The data it was fitted on.
-pub const FITTED_ON: &str = "net5-s9-n5000.bin, its first 2564 games: 214798 positions";
+pub const FITTED_ON: &str = "net6-s10-n5000.bin, its first 2307 games: 198192 positions";
 
 /// `a(m)` and `b(m)`, highest power first (see [`WinRateModel`]).
 pub const MODEL: WinRateModel = WinRateModel {
-    a: [-1086.573174, 3152.458055, -3030.300750, 1072.658032],
-    b: [-234.909408, 572.502759, -452.038639, 222.000073],
+    a: [-1094.872420, 3188.723523, -3105.959485, 1120.639615],
+    b: [-337.023561, 806.916662, -618.100451, 261.816107],
 };
