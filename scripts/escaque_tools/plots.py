@@ -159,6 +159,8 @@ class NetworkResult:
     against: str
     # Elo and error measured directly against the hand-crafted evaluation, when the row has it.
     against_hce: tuple[float, float] | None = None
+    # Elo and error measured directly against an earlier network of the table, by its name.
+    against_earlier: dict[str, tuple[float, float]] = field(default_factory=dict)
 
 
 def _elo(text: str) -> float:
@@ -184,14 +186,22 @@ def networks_from_readme(text: str) -> list[NetworkResult]:
         if not m:
             continue  # a candidate that was not admitted
         elo = _elo(m.group(1))
-        games = re.search(r"\((\d+) games", cells[-1])
-        against = re.search(r"against ([^(]+?)\s*\(", cells[-1])
+        # The step's own clause ends at the first ';' (direct measurements follow it).
+        step = cells[-1].split(";")[0]
+        games = re.search(r"\((\d+) games", step)
+        against = re.search(r"against ([^(]+?)\s*\(", step)
         hce = re.search(r"([+−-]\s*\d+(?:\.\d+)?)\s*±\s*(\d+(?:\.\d+)?)\s+against the hand-crafted",
                         cells[-1])
         results.append(NetworkResult(name, elo, float(m.group(2)),
                                      int(games.group(1)) if games else None,
                                      against.group(1) if against else "the one before",
                                      (_elo(hce.group(1)), float(hce.group(2))) if hce else None))
+        for clause in cells[-1].split(";")[1:]:
+            earlier = re.match(r"\s*([+−-]\s*\d+(?:\.\d+)?)\s*±\s*(\d+(?:\.\d+)?)\s+against (net\d+)\b",
+                               clause)
+            if earlier:
+                results[-1].against_earlier[earlier.group(3)] = (_elo(earlier.group(1)),
+                                                                 float(earlier.group(2)))
     if not results:
         raise ValueError("the table of networks has no row with '+X ± Y'")
     return results
@@ -307,9 +317,17 @@ def draw_networks(results: list[NetworkResult], out: str, title: str = "") -> No
         ax.errorbar([x + 0.15 for x, _ in direct], [d[0] for _, d in direct],
                     yerr=[d[1] for _, d in direct], color="tab:green", marker="D", linestyle="none",
                     capsize=5, label="measured directly against the hand-crafted evaluation")
+    # A direct match against an earlier network stands on that network's sum of steps.
+    sums = {r.name: c[0] for r, c in zip(results, cumulative)}
+    later = [(x, sums[name] + elo, error) for x, r in zip(xs, results)
+             for name, (elo, error) in r.against_earlier.items() if name in sums]
+    if later:
+        ax.errorbar([x - 0.15 for x, _, _ in later], [y for _, y, _ in later],
+                    yerr=[e for _, _, e in later], color="tab:purple", marker="s", linestyle="none",
+                    capsize=5, label="measured directly against an earlier net (on its sum)")
     for x, r in zip(xs, results):
-        games = f", {r.games} games" if r.games else ""
-        ax.annotate(f"{r.elo:+.0f} ± {r.error:.0f}{games}", (x, 4), ha="center", va="bottom", fontsize=8,
+        games = f"\n{r.games} games" if r.games else ""
+        ax.annotate(f"{r.elo:+.0f} ± {r.error:.0f}{games}", (x, 4), ha="center", va="bottom", fontsize=7,
                     bbox=dict(boxstyle="round,pad=0.2", facecolor="white", alpha=0.8, linewidth=0))
     ax.set_xticks(list(xs))
     ax.set_xticklabels(names)

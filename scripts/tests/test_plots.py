@@ -93,6 +93,7 @@ TABLE = """Some text.
 | net1 | (768 → 256)×2 → 1 | 1.20M | 20 epochs | +124 ± 41 against the hand-crafted evaluation (204 games) |
 | **net2** (default) | (768 → 256)×2 → 1 | 2.16M | 20 epochs | −12 ± 51 (82 games, 10+0.1); +99 ± 60 against the hand-crafted evaluation |
 | candA (not admitted) | (768 → 256)×2 → 8 | 2.25M | 20 epochs | +16 =15 −15 against net2 (46 games) |
+| net3 | (768 → 512)×2 → 8 | 4.60M | 20 epochs | +40 ± 20 (400 games, 10+0.1); +55.5 ± 27 against net1 (300 games, 10+0.1) |
 
 After the table.
 """
@@ -101,11 +102,20 @@ After the table.
 class NetworkTableTests(unittest.TestCase):
     def test_admitted_rows_only(self):
         results = plots.networks_from_readme(TABLE)
-        self.assertEqual([r.name for r in results], ["net1", "net2"])
-        self.assertEqual([(r.elo, r.error, r.games) for r in results], [(124, 41, 204), (-12, 51, 82)])
+        self.assertEqual([r.name for r in results], ["net1", "net2", "net3"])
+        self.assertEqual([(r.elo, r.error, r.games) for r in results],
+                         [(124, 41, 204), (-12, 51, 82), (40, 20, 400)])
         self.assertEqual(results[0].against, "the hand-crafted evaluation")
         self.assertEqual(results[0].against_hce, (124, 41))
         self.assertEqual(results[1].against_hce, (99, 60))
+
+    def test_direct_matches_against_earlier_networks(self):
+        results = plots.networks_from_readme(TABLE)
+        # The step is against the one before; the clause after ';' is a direct measurement.
+        self.assertEqual(results[2].against, "the one before")
+        self.assertEqual(results[2].against_earlier, {"net1": (55.5, 27)})
+        self.assertEqual(results[0].against_earlier, {})
+        self.assertIsNone(results[2].against_hce)
 
     def test_the_repository_readme_parses(self):
         readme = os.path.join(os.path.dirname(_path.SCRIPTS), "README.md")
