@@ -5,13 +5,13 @@
 use super::model::WinRateModel;
 
 /// The checksum of the network the model was fitted for (as `eval` prints it).
-pub const NETWORK_CHECKSUM: u64 = 0xbaa637682c062ec3;
+pub const NETWORK_CHECKSUM: u64 = 0x4f807dd851a66735;
 
 /// The data it was fitted on.
-pub const FITTED_ON: &str = "net6-s10-n5000.bin, its first 2307 games: 198192 positions";
+pub const FITTED_ON: &str = "net7-s12-n5000.bin, its first 2428 games: 206997 positions";
 
 /// `a(m)` and `b(m)`, highest power first (see [`WinRateModel`]).
 pub const MODEL: WinRateModel = WinRateModel {
-    a: [-1094.872420, 3188.723523, -3105.959485, 1120.639615],
-    b: [-337.023561, 806.916662, -618.100451, 261.816107],
+    a: [-1159.008807, 3373.784853, -3261.902759, 1155.709784],
+    b: [-338.316100, 868.852716, -710.833808, 288.113585],
 };
