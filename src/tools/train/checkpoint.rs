@@ -3,7 +3,8 @@
 //! All little-endian: magic `ESQCKPT\0`, version `u32`, the architecture (the 64-byte king
 //! bucket table, mirror `u32`, output buckets `u32`), the [`Settings`] (hidden `u32`, epochs
 //! `u32`, batch `u32`, seed `u64`, lr `f32`, lambda `f32`, wd `f32`, training positions `u64`,
-//! training-set fingerprint `u64`), epochs done `u32`, Adam step count `u64`, then the
+//! training-set fingerprint `u64`, from version 4 the starting network's checksum `u64`, 0 for
+//! none), epochs done `u32`, Adam step count `u64`, then the
 //! parameters, Adam's first and second moments (`f32` each, [`FloatNetwork::param_count`] of
 //! each), and an FNV-1a 64 checksum of everything before it.
 
@@ -17,8 +18,15 @@ use super::optimizer::AdamW;
 
 const MAGIC: &[u8; 8] = b"ESQCKPT\0";
 // Version 3: networks with king buckets carry the 768 factor rows (see `network.rs`).
-const VERSION: u32 = 3;
-const HEADER_BYTES: usize = 8 + 4 + 64 + 4 + 4 + 4 + 4 + 4 + 8 + 4 + 4 + 4 + 8 + 8 + 4 + 8;
+// Version 4: the settings name the network the run started from (`--init`); version 3 files
+// are still read, as runs from random weights.
+const VERSION: u32 = 4;
+const V3_HEADER_BYTES: usize = 8 + 4 + 64 + 4 + 4 + 4 + 4 + 4 + 8 + 4 + 4 + 4 + 8 + 8 + 4 + 8;
+
+/// Header bytes of a checkpoint of format `version` (3 or 4).
+fn header_bytes(version: u32) -> usize {
+    V3_HEADER_BYTES + if version >= 4 { 8 } else { 0 }
+}
 
 /// What determines the sequence of weights a run produces. Resuming under different settings
 /// would silently train a different network than either run asked for, so it is refused.
@@ -37,6 +45,8 @@ pub struct Settings {
     /// their order, and the validation split.
     pub train_positions: u64,
     pub train_fingerprint: u64,
+    /// The checksum of the network the run started from (`--init`); `None`: random weights.
+    pub init: Option<u64>,
 }
 
 impl Settings {
@@ -110,6 +120,17 @@ impl Settings {
             (self.train_positions, self.train_fingerprint)
                 == (now.train_positions, now.train_fingerprint),
         );
+        let start = |init: Option<u64>| {
+            init.map_or("random weights".to_string(), |c| {
+                format!("network {c:016x}")
+            })
+        };
+        check(
+            "--init",
+            start(self.init),
+            start(now.init),
+            self.init == now.init,
+        );
         out
     }
 }
@@ -127,7 +148,7 @@ impl Checkpoint {
     pub fn to_bytes(&self) -> Vec<u8> {
         let s = &self.settings;
         let n = self.network.params.len();
-        let mut out = Vec::with_capacity(HEADER_BYTES + 12 * n + 8);
+        let mut out = Vec::with_capacity(header_bytes(VERSION) + 12 * n + 8);
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
         out.extend_from_slice(&s.arch.king_bucket);
@@ -142,6 +163,7 @@ impl Checkpoint {
         }
         out.extend_from_slice(&s.train_positions.to_le_bytes());
         out.extend_from_slice(&s.train_fingerprint.to_le_bytes());
+        out.extend_from_slice(&s.init.unwrap_or(0).to_le_bytes());
         out.extend_from_slice(&(self.epochs_done as u32).to_le_bytes());
         out.extend_from_slice(&self.optimizer.t.to_le_bytes());
         for x in self
@@ -161,15 +183,19 @@ impl Checkpoint {
     /// Parses a checkpoint, checking magic, version, length and checksum: a damaged or
     /// truncated file is an error, never a panic or a silently wrong resume.
     pub fn from_bytes(bytes: &[u8]) -> Result<Checkpoint, String> {
-        if bytes.len() < HEADER_BYTES || &bytes[..8] != MAGIC {
+        if bytes.len() < V3_HEADER_BYTES || &bytes[..8] != MAGIC {
             return Err("not an escaque training checkpoint (bad magic or too short)".to_string());
         }
         let mut reader = Reader { bytes, pos: 8 };
         let version = reader.u32();
-        if version != VERSION {
+        if version != 3 && version != VERSION {
             return Err(format!(
-                "checkpoint format version {version}, this build reads {VERSION}"
+                "checkpoint format version {version}, this build reads 3 and {VERSION}"
             ));
+        }
+        let header = header_bytes(version);
+        if bytes.len() < header {
+            return Err("checkpoint is too short for its header (truncated?)".to_string());
         }
         let king_bucket: [u8; 64] = reader.take();
         let (mirror, output_buckets) = (reader.u32(), reader.u32());
@@ -179,6 +205,11 @@ impl Checkpoint {
         let seed = reader.u64();
         let (lr, lambda, wd) = (reader.f32(), reader.f32(), reader.f32());
         let (train_positions, train_fingerprint) = (reader.u64(), reader.u64());
+        let init = if version >= 4 {
+            Some(reader.u64()).filter(|&c| c != 0)
+        } else {
+            None
+        };
         let epochs_done = reader.u32() as usize;
         let t = reader.u64();
         if hidden == 0 || hidden > 4096 {
@@ -186,7 +217,7 @@ impl Checkpoint {
         }
         let hidden = hidden as usize;
         let n = FloatNetwork::param_count(&arch, hidden);
-        let expected = HEADER_BYTES + 12 * n + 8;
+        let expected = header + 12 * n + 8;
         if bytes.len() != expected {
             return Err(format!(
                 "checkpoint is {} bytes, expected {expected} for hidden size {hidden} (truncated?)",
@@ -197,7 +228,7 @@ impl Checkpoint {
         if fnv1a64(body) != u64::from_le_bytes(checksum.try_into().expect("8 bytes")) {
             return Err("checkpoint checksum mismatch (corrupt file)".to_string());
         }
-        let floats: Vec<f32> = body[HEADER_BYTES..]
+        let floats: Vec<f32> = body[header..]
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
             .collect();
@@ -218,6 +249,7 @@ impl Checkpoint {
                 wd,
                 train_positions,
                 train_fingerprint,
+                init,
             },
             epochs_done,
             network: FloatNetwork {

@@ -8,6 +8,7 @@ use crate::tools::{number_in, threads, whole_in};
 
 use super::checkpoint::Checkpoint;
 use super::loss_log::{self, EpochRow, LossLog};
+use super::network::FloatNetwork;
 use super::trainer::{EpochReport, TrainConfig, Trainer};
 
 /// Train a network on packed positions (datagen files) and write it as an EvalFile
@@ -62,6 +63,10 @@ pub struct TrainArgs {
     /// Go on from the checkpoint (the settings must be those it was made with)
     #[arg(long)]
     resume: bool,
+    /// Start from this network's weights instead of random ones (its architecture and hidden
+    /// size must be the ones asked for); the optimiser starts afresh
+    #[arg(long, value_name = "NET.nnue")]
+    init: Option<PathBuf>,
 }
 
 /// A clap value parser for an `f32` setting in `low..=high`.
@@ -81,6 +86,8 @@ struct Options {
     val: Option<PathBuf>,
     val_fraction: Option<f64>,
     resume: bool,
+    /// The starting network's weights (read when the run starts from it, not when it resumes).
+    init: Option<crate::nnue::format::QuantisedNetwork>,
     config: TrainConfig,
 }
 
@@ -107,6 +114,25 @@ impl TrainArgs {
         }
         config.arch =
             crate::nnue::Architecture::preset(self.king_buckets, self.mirror, self.output_buckets)?;
+        let init = match &self.init {
+            None => None,
+            Some(path) => {
+                let bytes = std::fs::read(path)
+                    .map_err(|e| format!("cannot read --init {}: {e}", path.display()))?;
+                let network = crate::nnue::format::QuantisedNetwork::from_bytes(&bytes)
+                    .map_err(|e| format!("--init {}: {e}", path.display()))?;
+                if (network.arch, network.hidden) != (config.arch, config.hidden) {
+                    return Err(format!(
+                        "--init {} is {}, the command line asks for {}",
+                        path.display(),
+                        network.arch.describe(network.hidden),
+                        config.arch.describe(config.hidden)
+                    ));
+                }
+                config.init = Some(crate::nnue::format::fnv1a64(&bytes));
+                Some(network)
+            }
+        };
         for path in [Some(&self.out), self.checkpoint.as_ref()]
             .into_iter()
             .flatten()
@@ -128,6 +154,7 @@ impl TrainArgs {
             val: self.val,
             val_fraction: self.val_fraction,
             resume: self.resume,
+            init,
             config,
         })
     }
@@ -185,6 +212,9 @@ fn run(options: Options) -> Result<(), String> {
             trainer.epochs_done
         );
         trainer
+    } else if let Some(network) = &options.init {
+        eprintln!("starting from network {:016x}", config.init.unwrap_or(0));
+        Trainer::starting_from(config, train, FloatNetwork::from_quantised(network))?
     } else {
         Trainer::new(config, train)?
     };
@@ -336,6 +366,34 @@ mod tests {
         ] {
             let err = run(&(format!("{} {bad}", data.display()))).unwrap_err();
             assert!(err.contains(expected), "{bad}: {err}");
+        }
+        // Starting from a network: the one just written, and never a wrong or missing one.
+        let next = dir.join("m.nnue");
+        let from = format!(
+            "{} --out {} --hidden 8 --batch 64 --threads 1 --epochs 1",
+            data.display(),
+            next.display()
+        );
+        run(&format!("{from} --init {}", out.display())).unwrap();
+        assert!(next.exists());
+        let err = run(&format!(
+            "{from} --init {} --resume --lr 0.5",
+            out.display()
+        ))
+        .unwrap_err();
+        assert!(err.contains("--lr"), "{err}");
+        let err = run(&format!("{from} --resume")).unwrap_err();
+        assert!(err.contains("--init"), "{err}");
+        for (init, expected) in [
+            (
+                format!("{} --output-buckets 2", out.display()),
+                "the command line asks for",
+            ),
+            (data.display().to_string(), "not an escaque network"),
+            ("/nonexistent/n.nnue".to_string(), "cannot read --init"),
+        ] {
+            let err = run(&format!("{from} --init {init}")).unwrap_err();
+            assert!(err.contains(expected), "--init {init}: {err}");
         }
         let err = run("/nonexistent/data.bin").unwrap_err();
         assert!(err.contains("cannot open"), "{err}");

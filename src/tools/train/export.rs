@@ -2,6 +2,7 @@
 
 use std::path::Path;
 
+use crate::nnue::architecture::INPUTS_PER_BUCKET;
 use crate::nnue::format::{QuantisedNetwork, QA, QB};
 use crate::tools::data::PackedPosition;
 
@@ -75,6 +76,27 @@ impl FloatNetwork {
             }
         }
         quantised
+    }
+
+    /// The float network a network file stands for, ready to train on (`escaque train --init`):
+    /// the weights divided by their scales and, when the architecture trains factorised, factor
+    /// rows of 0 (the same function; training then splits what the buckets share off into them).
+    pub fn from_quantised(quantised: &QuantisedNetwork) -> FloatNetwork {
+        let b2: Vec<f32> = quantised
+            .output_bias
+            .iter()
+            .map(|&b| (f64::from(b) / f64::from(QA * QB)) as f32)
+            .collect();
+        let mut network = FloatNetwork::dequantised(quantised, &b2);
+        if FloatNetwork::trains_factorised(&network.arch) {
+            let w1_len = network.arch.inputs() * network.hidden;
+            let factor_rows = INPUTS_PER_BUCKET * network.hidden;
+            network
+                .params
+                .splice(w1_len..w1_len, std::iter::repeat_n(0.0, factor_rows));
+            network.factorised = true;
+        }
+        network
     }
 
     /// The float network the quantised weights stand for (with the float output biases `b2`).

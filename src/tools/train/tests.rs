@@ -61,6 +61,7 @@ fn config(hidden: usize, epochs: usize, batch: usize, lr: f32) -> TrainConfig {
         wd: 0.01,
         seed: 7,
         threads: 2,
+        init: None,
     }
 }
 
@@ -382,4 +383,98 @@ fn resuming_from_a_checkpoint_reproduces_an_uninterrupted_run() {
     assert!(err.contains("--lr"), "{err}");
     let err = Trainer::resume(cfg, &data[1..], loaded).err().unwrap();
     assert!(err.contains("training data"), "{err}");
+}
+
+#[test]
+fn a_network_read_from_its_file_trains_on_from_its_weights() {
+    let (net, data) = trained_network();
+    let quantised = net.quantise_calibrated(&data);
+    let bytes = quantised.to_bytes();
+    let rebuilt = FloatNetwork::from_quantised(&QuantisedNetwork::from_bytes(&bytes).unwrap());
+    // Read back, the weights are the file's exactly, and the function is the trained one up to
+    // rounding: its loss is the trained network's, far below a fresh network's.
+    assert_eq!(rebuilt.quantise(), quantised);
+    let cfg = TrainConfig {
+        init: Some(crate::nnue::format::fnv1a64(&bytes)),
+        ..config(64, 2, 64, 0.001)
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let loss = |n: &FloatNetwork| super::trainer::mean_loss(n, &data, cfg.lambda, &pool);
+    let (trained, read, fresh) = (
+        loss(&net),
+        loss(&rebuilt),
+        loss(&FloatNetwork::new(cfg.arch, 64, 1)),
+    );
+    assert!(
+        (read - trained).abs() < 0.05 * trained && read < 0.5 * fresh,
+        "trained {trained}, read back {read}, fresh {fresh}"
+    );
+
+    // A run from it starts where it stands and goes on learning.
+    let mut trainer = Trainer::starting_from(cfg, &data, rebuilt.clone()).unwrap();
+    assert_eq!(trainer.network, rebuilt);
+    trainer.run_epoch(&mut |_, _| {});
+    trainer.run_epoch(&mut |_, _| {});
+    assert!(
+        loss(&trainer.network) < read,
+        "{} !< {read}",
+        loss(&trainer.network)
+    );
+
+    // The checkpoint names the start: resuming with another start, or none, is refused.
+    let checkpoint = trainer.checkpoint();
+    let loaded = Checkpoint::from_bytes(&checkpoint.to_bytes()).unwrap();
+    assert_eq!(loaded.settings.init, cfg.init);
+    let err = Trainer::resume(TrainConfig { init: None, ..cfg }, &data, loaded.clone())
+        .err()
+        .unwrap();
+    assert!(err.contains("--init"), "{err}");
+    assert!(Trainer::resume(cfg, &data, loaded).is_ok());
+
+    // Another shape, or a start without its checksum, is refused.
+    let err = Trainer::starting_from(TrainConfig { hidden: 32, ..cfg }, &data, rebuilt.clone())
+        .err()
+        .unwrap();
+    assert!(err.contains("starting network"), "{err}");
+    assert!(Trainer::starting_from(TrainConfig { init: None, ..cfg }, &data, rebuilt).is_err());
+}
+
+#[test]
+fn a_bucketed_network_read_from_its_file_gains_empty_factor_rows() {
+    let arch = Architecture::preset(4, true, 2).unwrap();
+    let net = FloatNetwork::new(arch, 16, 9);
+    let positions = random_positions(300, 12);
+    let quantised = net.quantise();
+    let rebuilt = FloatNetwork::from_quantised(&quantised);
+    assert!(rebuilt.factorised);
+    assert_eq!(rebuilt.params.len(), FloatNetwork::param_count(&arch, 16));
+    assert_eq!(rebuilt.quantise(), quantised);
+    for position in &positions {
+        let (a, b) = (net.evaluate(position), rebuilt.evaluate(position));
+        assert!((a - b).abs() <= 3.0 + 0.01 * a.abs(), "{a} against {b}");
+    }
+}
+
+#[test]
+fn checkpoints_of_format_3_are_read_as_runs_from_random_weights() {
+    let data = random_positions(300, 5);
+    let trainer = Trainer::new(config(8, 1, 100, 0.005), &data).unwrap();
+    let checkpoint = trainer.checkpoint();
+    let v4 = checkpoint.to_bytes();
+    // Format 3: version 3 and no starting network's checksum after the training fingerprint.
+    let init_at = 8 + 4 + 64 + 4 + 4 + 4 + 4 + 4 + 8 + 4 + 4 + 4 + 8 + 8;
+    assert_eq!(&v4[init_at..init_at + 8], &[0; 8]);
+    let mut v3 = v4[..init_at].to_vec();
+    v3.extend_from_slice(&v4[init_at + 8..v4.len() - 8]);
+    v3[8..12].copy_from_slice(&3u32.to_le_bytes());
+    let checksum = crate::nnue::format::fnv1a64(&v3);
+    v3.extend_from_slice(&checksum.to_le_bytes());
+    assert_eq!(Checkpoint::from_bytes(&v3).unwrap(), checkpoint);
+    let mut v5 = v4.clone();
+    v5[8..12].copy_from_slice(&5u32.to_le_bytes());
+    let err = Checkpoint::from_bytes(&v5).unwrap_err();
+    assert!(err.contains("version 5"), "{err}");
 }

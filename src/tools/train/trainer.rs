@@ -25,6 +25,9 @@ pub struct TrainConfig {
     pub wd: f32,
     pub seed: u64,
     pub threads: usize,
+    /// The checksum of the network file the run starts from (`--init`), or `None` for weights
+    /// drawn from `seed`.
+    pub init: Option<u64>,
 }
 
 impl Default for TrainConfig {
@@ -39,6 +42,7 @@ impl Default for TrainConfig {
             wd: 0.01,
             seed: 1,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            init: None,
         }
     }
 }
@@ -108,6 +112,29 @@ impl<'a> Trainer<'a> {
     /// A fresh run from a newly initialised network.
     pub fn new(config: TrainConfig, train: &'a [PackedPosition]) -> Result<Trainer<'a>, String> {
         let network = FloatNetwork::new(config.arch, config.hidden, config.seed);
+        let optimizer = AdamW::new(network.params.len());
+        Trainer::with_state(config, train, network, optimizer, 0)
+    }
+
+    /// A fresh run that starts from `network`'s weights (a network read from its file, whose
+    /// checksum `config.init` names) instead of random ones, with a fresh optimiser: the
+    /// knowledge of an earlier network carries over to new data even when the data it was
+    /// trained on is gone.
+    pub fn starting_from(
+        config: TrainConfig,
+        train: &'a [PackedPosition],
+        network: FloatNetwork,
+    ) -> Result<Trainer<'a>, String> {
+        if (network.arch, network.hidden) != (config.arch, config.hidden) {
+            return Err(format!(
+                "the starting network is {}, the run asks for {}",
+                network.arch.describe(network.hidden),
+                config.arch.describe(config.hidden)
+            ));
+        }
+        if config.init.is_none() {
+            return Err("a run from a starting network must name its checksum".to_string());
+        }
         let optimizer = AdamW::new(network.params.len());
         Trainer::with_state(config, train, network, optimizer, 0)
     }
@@ -193,6 +220,7 @@ impl<'a> Trainer<'a> {
             wd: c.wd,
             train_positions: self.train.len() as u64,
             train_fingerprint: self.train_fingerprint,
+            init: c.init,
         }
     }
 
