@@ -86,7 +86,7 @@ struct Options {
     val: Option<PathBuf>,
     val_fraction: Option<f64>,
     resume: bool,
-    /// The starting network's weights (read when the run starts from it, not when it resumes).
+    /// The starting network's weights: used when a run starts; a resumed run only checks its checksum.
     init: Option<crate::nnue::format::QuantisedNetwork>,
     config: TrainConfig,
 }
