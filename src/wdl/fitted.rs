@@ -9,10 +9,10 @@ pub const NETWORK_CHECKSUM: u64 = 0x8eeb8e4b17a610a9;
 
 /// The data it was fitted on.
 pub const FITTED_ON: &str =
-    "net7-s12-n5000.bin, its first 17232 games (net7's; net8 is net7 fine-tuned on them): 1450933 positions";
+    "net8-s14-n5000.bin, its first 15407 games (net8's own self-play): 1283245 positions";
 
 /// `a(m)` and `b(m)`, highest power first (see [`WinRateModel`]).
 pub const MODEL: WinRateModel = WinRateModel {
-    a: [-1054.420379, 3088.659502, -3021.954968, 1095.449571],
-    b: [-284.770056, 705.157247, -557.234565, 247.374974],
+    a: [-920.841972, 2743.944864, -2768.159226, 1062.782537],
+    b: [-186.023488, 416.124474, -298.517480, 188.995326],
 };
