@@ -168,6 +168,20 @@ impl<T: Zeroable> Drop for LargeTable<T> {
     }
 }
 
+/// Hints the CPU to bring the cache line holding `value` into cache before it is read: a table
+/// entry whose index is known some time before the entry is needed.
+#[inline(always)]
+pub fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let ptr = value as *const T as *const i8;
+        // SAFETY: prefetching is a hint that never faults, and `ptr` comes from a live reference.
+        unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(ptr) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
+}
+
 /// `MemAvailable` from /proc/meminfo, where there is one.
 fn available_memory_bytes() -> Option<u64> {
     let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;

@@ -174,15 +174,7 @@ impl TranspositionTable {
     /// Hints the CPU to fetch `key`'s bucket into cache before the probe needs it.
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let ptr = self.bucket(key) as *const Bucket as *const i8;
-            // SAFETY: prefetching is a hint that never faults, and `ptr` points into our own
-            // live allocation anyway.
-            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(ptr) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        crate::memory::prefetch(self.bucket(key));
     }
 
     /// The entry stored for `key`, if any.

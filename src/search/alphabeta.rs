@@ -147,14 +147,15 @@ pub(super) struct Searcher<'a> {
 
 impl<'a> Searcher<'a> {
     /// Plays `mv` (made by `moved`) at the current ply: the child position, with the move
-    /// recorded for the network's accumulators and continuation history, and its table entry
-    /// prefetched.
+    /// recorded for the network's accumulators and continuation history, and its table and
+    /// correction entries prefetched.
     #[inline(always)]
     fn play(&mut self, board: &Board, mv: Move, moved: Piece) -> Board {
         let ply = self.ply;
         let child = board.make_move(mv);
         self.td.push_move(ply, board, mv);
         self.sh.tt.prefetch(child.hash());
+        self.td.corr.prefetch(&child);
         self.td.stack[ply].piece_to = piece_to(moved, mv.to());
         child
     }
@@ -193,6 +194,7 @@ impl<'a> Searcher<'a> {
             let child = board.make_move(mv);
             self.td.push_move(0, &board, mv);
             self.sh.tt.prefetch(child.hash());
+            self.td.corr.prefetch(&child);
             self.td.stack[0].piece_to =
                 piece_to(board.piece_on(mv.from()).expect("origin"), mv.to());
             // Root checks are still searched a ply deeper (the measurement that removed the
@@ -416,6 +418,7 @@ impl<'a> Searcher<'a> {
                     + depth / NMP_DEPTH_DIV.get()
                     + ((eval - beta) / NMP_EVAL_DIV.get()).min(NMP_EVAL_MAX.get());
                 let child = board.make_null_move();
+                self.td.corr.prefetch(&child);
                 if let Evaluation::Network(_) = self.td.eval {
                     self.td.nnue.push_null(ply);
                 }

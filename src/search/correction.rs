@@ -8,7 +8,7 @@
 //! 1/[`GRAIN`] centipawns, so small corrections survive the averaging.
 
 use crate::board::Board;
-use crate::memory::try_zeroed_vec;
+use crate::memory::{prefetch, try_zeroed_vec};
 use crate::random::mix64;
 use crate::types::{Color, PieceType};
 
@@ -26,6 +26,9 @@ pub struct CorrectionHistory {
     pawn: Vec<i16>,
     /// `[side to move][colour][non-pawn key of that colour % SIZE]`.
     non_pawn: Vec<i16>,
+    /// The position last prefetched (its hash) and its slots, so that its evaluation, which
+    /// normally comes next, neither waits for the entries nor computes the keys again.
+    prefetched: Option<(u64, Slots)>,
 }
 
 /// A key of both sides' pawns.
@@ -55,6 +58,7 @@ fn non_pawn_key(board: &Board, color: Color) -> u64 {
 }
 
 /// The slots one position uses: pawn, then white's and black's non-pawn entries.
+#[derive(Clone, Copy)]
 struct Slots([usize; 3]);
 
 impl Slots {
@@ -76,6 +80,7 @@ impl CorrectionHistory {
         Some(CorrectionHistory {
             pawn: try_zeroed_vec(2 * SIZE)?,
             non_pawn: try_zeroed_vec(4 * SIZE)?,
+            prefetched: None,
         })
     }
 
@@ -85,10 +90,32 @@ impl CorrectionHistory {
         self.non_pawn.fill(0);
     }
 
+    /// Starts fetching `board`'s entries into cache: the search calls it on making a move, so
+    /// the child's evaluation finds them there (the loads were most of this table's cost, 7% of
+    /// datagen's time, before).
+    #[inline]
+    pub fn prefetch(&mut self, board: &Board) {
+        let slots = Slots::of(board);
+        let Slots([pawn, white, black]) = slots;
+        prefetch(&self.pawn[pawn]);
+        prefetch(&self.non_pawn[white]);
+        prefetch(&self.non_pawn[black]);
+        self.prefetched = Some((board.hash(), slots));
+    }
+
+    /// `board`'s slots: those of the last prefetch if it was this position.
+    #[inline]
+    fn slots(&self, board: &Board) -> Slots {
+        match self.prefetched {
+            Some((hash, slots)) if hash == board.hash() => slots,
+            _ => Slots::of(board),
+        }
+    }
+
     /// The correction for `board`, in centipawns.
     #[inline]
     pub fn correction(&self, board: &Board) -> i32 {
-        let Slots([pawn, white, black]) = Slots::of(board);
+        let Slots([pawn, white, black]) = self.slots(board);
         // A weighted mean: each table learns the whole error on its own.
         let sum = 2 * i32::from(self.pawn[pawn])
             + i32::from(self.non_pawn[white])
@@ -142,5 +169,30 @@ mod tests {
         assert_eq!(corr.correction(&black), 0);
         corr.clear();
         assert_eq!(corr.correction(&board), 0);
+    }
+
+    #[test]
+    fn a_prefetch_changes_no_correction() {
+        let mut corr = CorrectionHistory::try_new().unwrap();
+        let board = Board::startpos();
+        let other =
+            Board::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+                .unwrap();
+        for _ in 0..200 {
+            corr.update(&board, 10, 40);
+            corr.update(&other, 10, -25);
+        }
+        let (learned, learned_other) = (corr.correction(&board), corr.correction(&other));
+        assert!(
+            learned > 30 && learned_other < -20,
+            "{learned} {learned_other}"
+        );
+        // The slots kept by a prefetch serve only the position they were computed for.
+        corr.prefetch(&other);
+        assert_eq!(corr.correction(&board), learned);
+        assert_eq!(corr.correction(&other), learned_other);
+        corr.prefetch(&board);
+        assert_eq!(corr.correction(&board), learned);
+        assert_eq!(corr.correction(&other), learned_other);
     }
 }
