@@ -169,7 +169,8 @@ def _elo(text: str) -> float:
 
 def networks_from_readme(text: str) -> list[NetworkResult]:
     """The admitted networks of the README's table (`| network | architecture | ... | Elo
-    against the one before |`): each row whose last cell starts with `+X ± Y`."""
+    against the one before |`): each row whose last cell starts with `+X ± Y` and whose name is
+    not marked `(not admitted)`, `(not played)` or `(stopped)`."""
     lines = text.splitlines()
     try:
         start = next(i for i, l in enumerate(lines)
@@ -182,6 +183,8 @@ def networks_from_readme(text: str) -> list[NetworkResult]:
             break
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         name = re.sub(r"[*]", "", cells[0]).split()[0]
+        if re.search(r"not admitted|not played|stopped", cells[0]):
+            continue  # a candidate, even one whose match measured a (non-significant) Elo
         m = re.match(r"([+−-]\s*\d+(?:\.\d+)?)\s*±\s*(\d+(?:\.\d+)?)", cells[-1])
         if not m:
             continue  # a candidate that was not admitted

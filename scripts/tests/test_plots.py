@@ -93,6 +93,7 @@ TABLE = """Some text.
 | net1 | (768 → 256)×2 → 1 | 1.20M | 20 epochs | +124 ± 41 against the hand-crafted evaluation (204 games) |
 | **net2** (default) | (768 → 256)×2 → 1 | 2.16M | 20 epochs | −12 ± 51 (82 games, 10+0.1); +99 ± 60 against the hand-crafted evaluation |
 | candA (not admitted) | (768 → 256)×2 → 8 | 2.25M | 20 epochs | +16 =15 −15 against net2 (46 games) |
+| candB (not admitted) | (768 → 256)×2 → 8 | 2.30M | from net2 | +14.8 ± 21.3 (400 games, 10+0.1; LOS 91.4%): positive, not proven |
 | net3 | (768 → 512)×2 → 8 | 4.60M | 20 epochs | +40 ± 20 (400 games, 10+0.1); +55.5 ± 27 against net1 (300 games, 10+0.1) |
 
 After the table.
