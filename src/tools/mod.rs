@@ -27,6 +27,7 @@ pub enum Tool {
     #[command(subcommand)]
     Data(data::cli::DataCommand),
     Train(train::cli::TrainArgs),
+    NetLoss(train::net_loss::NetLossArgs),
     Tune(tune::cli::TuneArgs),
     Fuzz(fuzz::cli::FuzzArgs),
     FindMagics(magics::FindMagicsArgs),
@@ -39,6 +40,7 @@ impl Tool {
             Tool::Datagen(args) => finish(args.run()),
             Tool::Data(command) => finish(command.run()),
             Tool::Train(args) => finish(args.run()),
+            Tool::NetLoss(args) => finish(args.run()),
             Tool::Tune(args) => finish(args.run()),
             Tool::Fuzz(args) => args.run(),
             Tool::FindMagics(args) => {

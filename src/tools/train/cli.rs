@@ -70,7 +70,7 @@ pub struct TrainArgs {
 }
 
 /// A clap value parser for an `f32` setting in `low..=high`.
-fn single_in(
+pub(super) fn single_in(
     low: f64,
     high: f64,
 ) -> impl Fn(&str) -> Result<f32, String> + Clone + Send + Sync + 'static {
