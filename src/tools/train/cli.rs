@@ -63,8 +63,9 @@ pub struct TrainArgs {
     /// Go on from the checkpoint (the settings must be those it was made with)
     #[arg(long)]
     resume: bool,
-    /// Start from this network's weights instead of random ones (its architecture and hidden
-    /// size must be the ones asked for); the optimiser starts afresh
+    /// Start from this network's weights instead of random ones (its architecture must be the
+    /// one asked for and its hidden layer as wide or narrower: new neurons start random with
+    /// zero output weights, the same function); the optimiser starts afresh
     #[arg(long, value_name = "NET.nnue")]
     init: Option<PathBuf>,
 }
@@ -121,9 +122,10 @@ impl TrainArgs {
                     .map_err(|e| format!("cannot read --init {}: {e}", path.display()))?;
                 let network = crate::nnue::format::QuantisedNetwork::from_bytes(&bytes)
                     .map_err(|e| format!("--init {}: {e}", path.display()))?;
-                if (network.arch, network.hidden) != (config.arch, config.hidden) {
+                if network.arch != config.arch || network.hidden > config.hidden {
                     return Err(format!(
-                        "--init {} is {}, the command line asks for {}",
+                        "--init {} is {}, the command line asks for {} (a network can start \
+                         from one of its architecture as wide or narrower)",
                         path.display(),
                         network.arch.describe(network.hidden),
                         config.arch.describe(config.hidden)
@@ -214,7 +216,11 @@ fn run(options: Options) -> Result<(), String> {
         trainer
     } else if let Some(network) = &options.init {
         eprintln!("starting from network {:016x}", config.init.unwrap_or(0));
-        Trainer::starting_from(config, train, FloatNetwork::from_quantised(network))?
+        let start = FloatNetwork::from_quantised(network);
+        if start.hidden < config.hidden {
+            eprintln!("widened from {} to {} neurons", start.hidden, config.hidden);
+        }
+        Trainer::starting_from(config, train, start.widened(config.hidden, config.seed))?
     } else {
         Trainer::new(config, train)?
     };
@@ -395,6 +401,19 @@ mod tests {
             let err = run(&format!("{from} --init {init}")).unwrap_err();
             assert!(err.contains(expected), "--init {init}: {err}");
         }
+        // A wider network may start from a narrower one (widened); a narrower one may not.
+        let base = format!(
+            "{} --out {} --batch 64 --threads 1 --epochs 1 --init {}",
+            data.display(),
+            next.display(),
+            out.display()
+        );
+        run(&format!("{base} --hidden 12")).unwrap();
+        let widened = std::fs::read(&next).unwrap();
+        let widened = crate::nnue::format::QuantisedNetwork::from_bytes(&widened).unwrap();
+        assert_eq!(widened.hidden, 12);
+        let err = run(&format!("{base} --hidden 4")).unwrap_err();
+        assert!(err.contains("the command line asks for"), "{err}");
         let err = run("/nonexistent/data.bin").unwrap_err();
         assert!(err.contains("cannot open"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();

@@ -177,6 +177,39 @@ impl FloatNetwork {
         }
     }
 
+    /// The same function with `hidden` neurons per perspective (at least this network's): the
+    /// existing neurons keep their weights, the new ones get random input weights (as
+    /// [`FloatNetwork::new`] draws them, from `seed`), zero factor rows and zero biases and
+    /// output weights, so they add nothing until training grows their output weights. A wider
+    /// network starts from what the narrower one learnt instead of from nothing.
+    pub fn widened(&self, hidden: usize, seed: u64) -> FloatNetwork {
+        assert!(hidden >= self.hidden, "a network can only be widened");
+        let fresh = FloatNetwork::new(self.arch, hidden, seed);
+        let (old_h, rows) = (self.hidden, w1_rows(&self.arch, self.factorised));
+        let mut params = Vec::with_capacity(Self::param_count(&self.arch, hidden));
+        for row in 0..rows {
+            params.extend_from_slice(&self.w1()[row * old_h..][..old_h]);
+            if row < self.arch.inputs() {
+                params.extend_from_slice(&fresh.params[row * hidden + old_h..][..hidden - old_h]);
+            } else {
+                params.extend(std::iter::repeat_n(0.0, hidden - old_h));
+            }
+        }
+        params.extend_from_slice(self.b1());
+        params.extend(std::iter::repeat_n(0.0, hidden - old_h));
+        for side_weights in self.w2().chunks_exact(old_h) {
+            params.extend_from_slice(side_weights);
+            params.extend(std::iter::repeat_n(0.0, hidden - old_h));
+        }
+        params.extend_from_slice(self.b2());
+        FloatNetwork {
+            arch: self.arch,
+            hidden,
+            factorised: self.factorised,
+            params,
+        }
+    }
+
     /// W1 as trained, the factor rows (if any) last.
     pub fn w1(&self) -> &[f32] {
         &self.params[..w1_rows(&self.arch, self.factorised) * self.hidden]

@@ -478,3 +478,35 @@ fn checkpoints_of_format_3_are_read_as_runs_from_random_weights() {
     let err = Checkpoint::from_bytes(&v5).unwrap_err();
     assert!(err.contains("version 5"), "{err}");
 }
+
+#[test]
+fn widening_keeps_the_function_and_the_new_neurons_can_learn() {
+    let positions = random_positions(200, 11);
+    for arch in [
+        Architecture::default(),
+        Architecture::preset(4, true, 8).unwrap(),
+    ] {
+        let mut narrow = FloatNetwork::new(arch, 8, 3);
+        // Non-zero factor rows and biases, so every block of the layout is checked.
+        for (i, p) in narrow.params.iter_mut().enumerate() {
+            if *p == 0.0 {
+                *p = ((i % 7) as f32 - 3.0) * 0.01;
+            }
+        }
+        let wide = narrow.widened(13, 5);
+        assert_eq!(wide.hidden, 13);
+        assert_eq!(wide.params.len(), FloatNetwork::param_count(&arch, 13));
+        for p in &positions {
+            let (a, b) = (narrow.evaluate(p), wide.evaluate(p));
+            assert!((a - b).abs() < 1e-3, "{a} {b}");
+        }
+        // The new neurons' input weights are random, so their output weights get gradients.
+        let new_inputs = wide.w1()[..arch.inputs() * 13]
+            .chunks_exact(13)
+            .flat_map(|row| &row[8..])
+            .filter(|&&w| w != 0.0)
+            .count();
+        assert!(new_inputs > arch.inputs() * 4, "{new_inputs}");
+        assert_eq!(narrow.widened(8, 5), narrow);
+    }
+}
