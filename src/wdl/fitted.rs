@@ -5,14 +5,14 @@
 use super::model::WinRateModel;
 
 /// The checksum of the network the model was fitted for (as `eval` prints it).
-pub const NETWORK_CHECKSUM: u64 = 0x8eeb8e4b17a610a9;
+pub const NETWORK_CHECKSUM: u64 = 0xf123192ef1dabbc5;
 
 /// The data it was fitted on.
 pub const FITTED_ON: &str =
-    "net8-s14-n5000.bin, its first 15407 games (net8's own self-play): 1283245 positions";
+    "net8-s14-n5000.bin net8-s15-n5000.bin s16-g3561.bin: 4494025 positions";
 
 /// `a(m)` and `b(m)`, highest power first (see [`WinRateModel`]).
 pub const MODEL: WinRateModel = WinRateModel {
-    a: [-920.841972, 2743.944864, -2768.159226, 1062.782537],
-    b: [-186.023488, 416.124474, -298.517480, 188.995326],
+    a: [-906.732394, 2694.006947, -2717.324408, 1049.453421],
+    b: [-155.093637, 330.950535, -228.048238, 171.359075],
 };
