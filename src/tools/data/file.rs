@@ -70,6 +70,15 @@ pub fn write_records(path: &Path, records: &[PackedPosition]) -> Result<(), Stri
 /// Reads the text form (one [`PackedPosition::to_text`] line each; blank lines and `#` comments
 /// skipped).
 pub fn read_text(path: &Path) -> Result<Vec<PackedPosition>, String> {
+    read_lines(path, PackedPosition::from_text)
+}
+
+/// One record per line of a text file, made by `parse`; blank lines and `#` comments are
+/// skipped, and a line `parse` refuses is an error naming the file and the line.
+pub fn read_lines(
+    path: &Path,
+    mut parse: impl FnMut(&str) -> Result<PackedPosition, String>,
+) -> Result<Vec<PackedPosition>, String> {
     let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
     let mut records = Vec::new();
     for (n, line) in BufReader::new(file).lines().enumerate() {
@@ -78,10 +87,7 @@ pub fn read_text(path: &Path) -> Result<Vec<PackedPosition>, String> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        records.push(
-            PackedPosition::from_text(line)
-                .map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))?,
-        );
+        records.push(parse(line).map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))?);
     }
     Ok(records)
 }

@@ -12,7 +12,7 @@ mod stats;
 mod stream;
 
 pub use dedup::{dedup, DedupSummary};
-pub use file::{read_all, read_records, read_text, shuffle, write_records};
+pub use file::{read_all, read_lines, read_records, read_text, shuffle, write_records};
 pub use filter::{filter, DropReason, FilterRules, FilterSummary};
 pub use interleave::{interleave, DEFAULT_BUFFER};
 pub use packed::{GameResult, PackedPosition, RECORD_BYTES};
