@@ -195,13 +195,22 @@ fn outputs(
     })
 }
 
-/// The loss of every position with the output multiplied by `scale`.
-fn losses_at(outputs: &[f32], targets: &[f32], scale: f64) -> Vec<f64> {
+/// The loss of each position in turn with the output multiplied by `scale`.
+fn position_losses<'a>(
+    outputs: &'a [f32],
+    targets: &'a [f32],
+    scale: f64,
+) -> impl Iterator<Item = f64> + 'a {
+    let scale = scale as f32;
     outputs
         .iter()
         .zip(targets)
-        .map(|(&out, &t)| f64::from(loss_and_slope(out * scale as f32, t).0))
-        .collect()
+        .map(move |(&out, &t)| f64::from(loss_and_slope(out * scale, t).0))
+}
+
+/// The loss of every position with the output multiplied by `scale`.
+fn losses_at(outputs: &[f32], targets: &[f32], scale: f64) -> Vec<f64> {
+    position_losses(outputs, targets, scale).collect()
 }
 
 /// The output factor in [1/8, 8] with the least mean loss (golden-section search on its
@@ -209,13 +218,7 @@ fn losses_at(outputs: &[f32], targets: &[f32], scale: f64) -> Vec<f64> {
 fn best_scale(outputs: &[f32], targets: &[f32]) -> f64 {
     // The mean alone, without the per-position vector: this runs about 80 times.
     let loss = |log_scale: f64| {
-        let scale = log_scale.exp() as f32;
-        let sum: f64 = outputs
-            .iter()
-            .zip(targets)
-            .map(|(&out, &t)| f64::from(loss_and_slope(out * scale, t).0))
-            .sum();
-        sum / outputs.len() as f64
+        position_losses(outputs, targets, log_scale.exp()).sum::<f64>() / outputs.len() as f64
     };
     let ratio = (5f64.sqrt() - 1.0) / 2.0;
     let (mut low, mut high) = (-(8f64.ln()), 8f64.ln());
