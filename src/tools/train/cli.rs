@@ -64,8 +64,10 @@ pub struct TrainArgs {
     #[arg(long)]
     resume: bool,
     /// Start from this network's weights instead of random ones (its architecture must be the
-    /// one asked for and its hidden layer as wide or narrower: new neurons start random with
-    /// zero output weights, the same function); the optimiser starts afresh
+    /// one asked for, or one without king buckets when unmirrored king buckets are asked for,
+    /// and its hidden layer as wide or narrower: new neurons start random with zero output
+    /// weights, new buckets as the network itself, the same function); the optimiser starts
+    /// afresh
     #[arg(long, value_name = "NET.nnue")]
     init: Option<PathBuf>,
 }
@@ -122,10 +124,13 @@ impl TrainArgs {
                     .map_err(|e| format!("cannot read --init {}: {e}", path.display()))?;
                 let network = crate::nnue::format::QuantisedNetwork::from_bytes(&bytes)
                     .map_err(|e| format!("--init {}: {e}", path.display()))?;
-                if network.arch != config.arch || network.hidden > config.hidden {
+                if !FloatNetwork::can_start(&network.arch, &config.arch)
+                    || network.hidden > config.hidden
+                {
                     return Err(format!(
                         "--init {} is {}, the command line asks for {} (a network can start \
-                         from one of its architecture as wide or narrower)",
+                         from one of its architecture, or one without king buckets when \
+                         unmirrored buckets are asked for, as wide or narrower)",
                         path.display(),
                         network.arch.describe(network.hidden),
                         config.arch.describe(config.hidden)
@@ -216,7 +221,14 @@ fn run(options: Options) -> Result<(), String> {
         trainer
     } else if let Some(network) = &options.init {
         eprintln!("starting from network {:016x}", config.init.unwrap_or(0));
-        let start = FloatNetwork::from_quantised(network);
+        let mut start = FloatNetwork::from_quantised(network);
+        if start.arch != config.arch {
+            eprintln!(
+                "king buckets added: every bucket starts as {}",
+                start.arch.describe(start.hidden)
+            );
+            start = start.bucketed(config.arch)?;
+        }
         if start.hidden < config.hidden {
             eprintln!("widened from {} to {} neurons", start.hidden, config.hidden);
         }
@@ -413,6 +425,13 @@ mod tests {
         let widened = crate::nnue::format::QuantisedNetwork::from_bytes(&widened).unwrap();
         assert_eq!(widened.hidden, 12);
         let err = run(&format!("{base} --hidden 4")).unwrap_err();
+        assert!(err.contains("the command line asks for"), "{err}");
+        // Unmirrored king buckets may start from a network without them; mirrored ones may not.
+        run(&format!("{base} --hidden 8 --king-buckets 4")).unwrap();
+        let bucketed = std::fs::read(&next).unwrap();
+        let bucketed = crate::nnue::format::QuantisedNetwork::from_bytes(&bucketed).unwrap();
+        assert_eq!(bucketed.arch.king_buckets, 4);
+        let err = run(&format!("{base} --hidden 8 --king-buckets 4 --mirror")).unwrap_err();
         assert!(err.contains("the command line asks for"), "{err}");
         let err = run("/nonexistent/data.bin").unwrap_err();
         assert!(err.contains("cannot open"), "{err}");

@@ -210,6 +210,56 @@ impl FloatNetwork {
         }
     }
 
+    /// Whether a network of architecture `from` can start a run of architecture `to`: the same
+    /// one, or king buckets added to a network without them ([`FloatNetwork::bucketed`]).
+    pub fn can_start(from: &Architecture, to: &Architecture) -> bool {
+        from == to || Self::bucketed_arch_ok(from, to).is_ok()
+    }
+
+    fn bucketed_arch_ok(from: &Architecture, to: &Architecture) -> Result<(), String> {
+        if from.king_buckets != 1 || from.mirror {
+            return Err(format!(
+                "king buckets can only be added to a network without buckets or mirror, not to {}",
+                from.describe(1)
+            ));
+        }
+        if to.king_buckets == 1 || to.mirror {
+            // A mirrored view shows kings on files e–h a flipped board, which the unbucketed
+            // network never saw: its function could not be kept.
+            return Err(format!("{} is not unmirrored king buckets", to.describe(1)));
+        }
+        if from.output_buckets != to.output_buckets {
+            return Err(format!(
+                "{} output buckets, {} asked for",
+                from.output_buckets, to.output_buckets
+            ));
+        }
+        Ok(())
+    }
+
+    /// The same function with `arch`'s king buckets (unmirrored): the bucketed rows start at 0
+    /// and the shared factor rows hold this network's input weights, so every bucket begins as
+    /// this network and training learns only how each king placement differs from it. On a few
+    /// million positions, buckets from random weights over-fit (see the module comment); this
+    /// keeps the lineage's knowledge and adds the buckets as corrections to it.
+    pub fn bucketed(&self, arch: Architecture) -> Result<FloatNetwork, String> {
+        Self::bucketed_arch_ok(&self.arch, &arch)?;
+        let h = self.hidden;
+        let mut params = Vec::with_capacity(Self::param_count(&arch, h));
+        params.extend(std::iter::repeat_n(0.0, arch.inputs() * h));
+        params.extend_from_slice(self.w1());
+        params.extend_from_slice(self.b1());
+        params.extend_from_slice(self.w2());
+        params.extend_from_slice(self.b2());
+        debug_assert_eq!(params.len(), Self::param_count(&arch, h));
+        Ok(FloatNetwork {
+            arch,
+            hidden: h,
+            factorised: true,
+            params,
+        })
+    }
+
     /// W1 as trained, the factor rows (if any) last.
     pub fn w1(&self) -> &[f32] {
         &self.params[..w1_rows(&self.arch, self.factorised) * self.hidden]

@@ -510,3 +510,58 @@ fn widening_keeps_the_function_and_the_new_neurons_can_learn() {
         assert_eq!(narrow.widened(8, 5), narrow);
     }
 }
+
+#[test]
+fn king_buckets_added_to_a_plain_network_keep_its_function_and_can_learn() {
+    let positions = random_positions(200, 13);
+    let mut plain = FloatNetwork::new(Architecture::preset(1, false, 8).unwrap(), 8, 3);
+    for (i, p) in plain.params.iter_mut().enumerate() {
+        if *p == 0.0 {
+            *p = ((i % 5) as f32 - 2.0) * 0.01;
+        }
+    }
+    let arch = Architecture::preset(4, false, 8).unwrap();
+    let bucketed = plain.bucketed(arch).unwrap();
+    assert!(bucketed.factorised);
+    assert_eq!(bucketed.arch, arch);
+    assert_eq!(bucketed.params.len(), FloatNetwork::param_count(&arch, 8));
+    for p in &positions {
+        let (a, b) = (plain.evaluate(p), bucketed.evaluate(p));
+        assert!((a - b).abs() < 1e-3, "{a} {b}");
+    }
+    // Training moves the bucketed rows, so the buckets come apart, and lowers the loss.
+    let cfg = TrainConfig {
+        arch,
+        init: Some(1),
+        ..config(8, 2, 50, 0.005)
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let loss = |n: &FloatNetwork| super::trainer::mean_loss(n, &positions, cfg.lambda, &pool);
+    let mut trainer = Trainer::starting_from(cfg, &positions, bucketed.clone()).unwrap();
+    trainer.run_epoch(&mut |_, _| {});
+    trainer.run_epoch(&mut |_, _| {});
+    let moved = trainer.network.params[..arch.inputs() * 8]
+        .iter()
+        .filter(|&&w| w != 0.0)
+        .count();
+    assert!(moved > 100, "{moved}");
+    assert!(loss(&trainer.network) < loss(&bucketed));
+    // Only unmirrored buckets of the same output layer, and only from a network without buckets.
+    assert!(plain
+        .bucketed(Architecture::preset(4, true, 8).unwrap())
+        .is_err());
+    assert!(plain
+        .bucketed(Architecture::preset(4, false, 4).unwrap())
+        .is_err());
+    assert!(plain
+        .bucketed(Architecture::preset(1, false, 8).unwrap())
+        .is_err());
+    assert!(bucketed
+        .bucketed(Architecture::preset(8, false, 8).unwrap())
+        .is_err());
+    assert!(FloatNetwork::can_start(&plain.arch, &arch));
+    assert!(!FloatNetwork::can_start(&arch, &plain.arch));
+}
