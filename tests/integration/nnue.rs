@@ -39,7 +39,11 @@ fn features(arch: &Architecture, board: &Board) -> [Vec<usize>; 2] {
 /// A random network of a bucketed architecture (16 mirrored king buckets, 8 output buckets), its
 /// weights in the ranges the trainer produces, so the bucket and cache paths are checked too.
 fn random_bucketed() -> (QuantisedNetwork, Network) {
-    let arch = Architecture::preset(16, true, 8).unwrap();
+    random_network(Architecture::preset(16, true, 8).unwrap())
+}
+
+/// A random network of `arch`, its weights in the ranges the trainer produces.
+fn random_network(arch: Architecture) -> (QuantisedNetwork, Network) {
     let hidden = 128;
     let mut rng = Rng::new(0xB0C4_E7ED);
     let mut small = |range: u64, offset: i64| (rng.next_u64() % range) as i64 - offset;
@@ -64,6 +68,9 @@ fn random_bucketed() -> (QuantisedNetwork, Network) {
 fn networks() -> Vec<(&'static str, QuantisedNetwork, Network)> {
     let default = Network::default_network();
     let (q, bucketed) = random_bucketed();
+    // Unmirrored buckets (what `train --init` adds to a network without them): a king crossing
+    // the d/e boundary keeps its view unless its bucket changes.
+    let (uq, unmirrored) = random_network(Architecture::preset(4, false, 8).unwrap());
     vec![
         (
             "built-in",
@@ -71,6 +78,7 @@ fn networks() -> Vec<(&'static str, QuantisedNetwork, Network)> {
             (*default).clone(),
         ),
         ("bucketed", q, bucketed),
+        ("unmirrored buckets", uq, unmirrored),
     ]
 }
 
