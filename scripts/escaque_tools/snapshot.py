@@ -1,0 +1,66 @@
+"""Whole-game prefixes of datagen files that are still being played.
+
+`escaque datagen` appends whole games and then rewrites `<file>.progress` (`seed=S games=G
+bytes=B shape=...`), so the file's first B bytes are always G whole games, even while the next
+game is being written. A snapshot is that prefix: the same bytes whenever it is taken, so a
+pilot trained on it can be repeated from the file's manifest line and the game count.
+"""
+
+from pathlib import Path
+
+RECORD_BYTES = 32
+
+
+def read_progress(data: Path) -> dict:
+    """The fields of `<data>.progress`, or {} if the file has none (a finished or foreign file)."""
+    try:
+        text = (data.parent / (data.name + ".progress")).read_text()
+    except FileNotFoundError:
+        return {}
+    return dict(word.split("=", 1) for word in text.split() if "=" in word)
+
+
+def whole_games(data: Path) -> tuple[int, int | None]:
+    """(bytes, games) of the file's whole-game prefix: from `.progress` where there is one, else
+    the whole file (games unknown). Raises ValueError for a file that is not whole records or is
+    shorter than its progress says."""
+    size = data.stat().st_size
+    fields = read_progress(data)
+    if "bytes" in fields:
+        prefix, games = int(fields["bytes"]), int(fields.get("games", "0"))
+        if prefix > size:
+            raise ValueError(f"{data}: .progress says {prefix} bytes but the file has {size}")
+    else:
+        prefix, games = size, None
+    if prefix % RECORD_BYTES:
+        raise ValueError(f"{data}: {prefix} bytes is not a whole number of {RECORD_BYTES}-byte records")
+    return prefix, games
+
+
+def snapshot_name(data: Path, games: int | None) -> str:
+    """`net9-s17-n5000.bin` at 20,746 games -> `net9-s17-n5000-g20746.bin`."""
+    if games is None:
+        return data.name
+    return f"{data.stem}-g{games}{data.suffix}"
+
+
+def take(data: Path, folder: Path) -> Path:
+    """The file's whole-game prefix copied into `folder` (kept if it is already there with the
+    right size), or the file itself when it is not being played."""
+    prefix, games = whole_games(data)
+    if games is None:
+        return data
+    out = folder / snapshot_name(data, games)
+    if out.exists() and out.stat().st_size == prefix:
+        return out
+    partial = out.with_name(out.name + ".part")
+    with data.open("rb") as source, partial.open("wb") as sink:
+        left = prefix
+        while left:
+            chunk = source.read(min(left, 1 << 20))
+            if not chunk:
+                raise ValueError(f"{data} ended before {prefix} bytes")
+            sink.write(chunk)
+            left -= len(chunk)
+    partial.replace(out)
+    return out
