@@ -380,7 +380,8 @@ impl<'a> Searcher<'a> {
 
         if !PV && !in_check {
             // Razoring: far below alpha at low depth, quiescence decides; if it still fails
-            // low, so does the node. Match: in the issue-24 set, +25.2 ± 20.6 together (400 games, 10+0.1); alone: not yet measured.
+            // low, so does the node. Off by default (`Razoring`): alone, on against off −8.7 ± 19.7
+            // (400 games, 10+0.1, net9).
             if RAZORING.on()
                 && depth <= RAZORING_MAX_DEPTH.get()
                 && excluded.is_null()

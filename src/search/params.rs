@@ -161,8 +161,9 @@ tunables! {
     HISTORY_PRUNING = "HistoryPruning", 1, 0, 1, 0.0;
     HISTORY_PRUNING_MAX_DEPTH = "HistoryPruningMaxDepth", 3, 1, 8, 0.5;
     HISTORY_PRUNING_MARGIN = "HistoryPruningMargin", 3000, 500, 8000, 200.0;
-    /// Razoring (switch): the deepest depth, and the margin per depth below alpha.
-    RAZORING = "Razoring", 1, 0, 1, 0.0;
+    /// Razoring (switch): the deepest depth, and the margin per depth below alpha. Off: on
+    /// against off lost −8.7 ± 19.7 (400 games, 10+0.1, net9).
+    RAZORING = "Razoring", 0, 0, 1, 0.0;
     RAZORING_MAX_DEPTH = "RazoringMaxDepth", 3, 1, 6, 0.5;
     RAZORING_MARGIN = "RazoringMargin", 250, 50, 800, 15.0;
     /// Late-move reductions of captures and promotions (switch): the table's reduction less
