@@ -69,9 +69,19 @@ impl Tunable {
         self.get() != 0
     }
 
-    /// Whether SPSA tunes it (switches are not tuned).
+    /// Whether it is a switch (0 off, 1 on; never tuned).
+    fn is_switch(&self) -> bool {
+        self.c_end == 0.0 && self.min == 0 && self.max == 1
+    }
+
+    /// Whether SPSA tunes it: not a switch, and not a parameter of a technique whose switch is
+    /// off by default (named after it, as `RazoringMargin` after `Razoring`), which would move
+    /// at random while nothing it does is played.
     pub fn is_tuned(&self) -> bool {
         self.c_end > 0.0
+            && !TUNABLES.iter().any(|switch| {
+                switch.is_switch() && switch.default == 0 && self.name.starts_with(switch.name)
+            })
     }
 
     /// Sets the value (the caller checked the range: `crate::uci::options` refuses values out
@@ -249,8 +259,8 @@ mod tests {
         for t in TUNABLES {
             assert!(t.min <= t.default && t.default <= t.max, "{}", t.name);
             assert!(
-                t.is_tuned() || (t.min, t.max, t.c_end) == (0, 1, 0.0),
-                "{}: neither tuned nor a switch",
+                t.c_end > 0.0 || t.is_switch(),
+                "{}: neither a step for SPSA nor a switch",
                 t.name
             );
             assert!(

@@ -151,3 +151,20 @@ fn tunables_prints_the_spsa_table() {
         assert_eq!(r_end, 0.002, "{line}");
     }
 }
+
+#[test]
+fn parameters_of_a_technique_switched_off_are_not_tuned() {
+    let named = |name: &str| {
+        TUNABLES
+            .iter()
+            .find(|t| t.name == name)
+            .unwrap_or_else(|| panic!("{name} is a tunable"))
+    };
+    // Razoring lost its match and is off by default: its margin and depth are not tuned.
+    assert_eq!(named("Razoring").default, 0);
+    assert!(!named("RazoringMargin").is_tuned());
+    assert!(!named("RazoringMaxDepth").is_tuned());
+    // ProbCut is on: its margin is tuned.
+    assert_eq!(named("ProbCut").default, 1);
+    assert!(named("ProbCutMargin").is_tuned());
+}
