@@ -177,7 +177,8 @@ tunables! {
     RAZORING_MAX_DEPTH = "RazoringMaxDepth", 3, 1, 6, 0.5;
     RAZORING_MARGIN = "RazoringMargin", 250, 50, 800, 15.0;
     /// Late-move reductions of captures and promotions (switch): the table's reduction less
-    /// the offset, less a ply per `history div` of capture history.
+    /// the offset, less a ply per `history div` of capture history. On: on against off
+    /// +9.6 ± 19.2 (400 games, 10+0.1, net9).
     NOISY_LMR = "NoisyLmr", 1, 0, 1, 0.0;
     NOISY_LMR_OFFSET = "NoisyLmrOffset", 1, 0, 3, 0.5;
     NOISY_LMR_HISTORY_DIV = "NoisyLmrHistoryDiv", 8192, 2048, 32768, 500.0;
