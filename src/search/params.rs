@@ -190,7 +190,8 @@ tunables! {
     /// ProbCut (switch), its least depth, the depth it takes off the verifying search (3, not
     /// the usual 4: at 4 the mate battery's mate in four 4r3/p1k5/1pp2p2/P7/2PP1q2/2BP4/6PP/
     /// 2r3RK b comes a ply too late, at any margin from 150 to 350), and its margin above beta
-    /// (less the improving margin when the static evaluation improves).
+    /// (less the improving margin when the static evaluation improves). On: on against off
+    /// +3.5 ± 19.4 (400 games, 10+0.1, net9).
     PROBCUT = "ProbCut", 1, 0, 1, 0.0;
     PROBCUT_MIN_DEPTH = "ProbCutMinDepth", 5, 3, 10, 0.5;
     PROBCUT_REDUCTION = "ProbCutReduction", 3, 2, 6, 0.5;
