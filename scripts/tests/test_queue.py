@@ -81,6 +81,12 @@ class TestTechniqueCommand(unittest.TestCase):
         self.assertEqual(self.engine_options(command, "on"), [])
         self.assertEqual(self.engine_options(command, "off"), ["option.ContHist4Weight=0"])
 
+    def test_a_margin_keeps_its_build_default_when_on(self):
+        # FpImproving is 50 cp in the build: "on" at 1 cp would be a different engine.
+        command = self.command("FpImproving")
+        self.assertEqual(self.engine_options(command, "on"), [])
+        self.assertEqual(self.engine_options(command, "off"), ["option.FpImproving=0"])
+
 
 if __name__ == "__main__":
     unittest.main()
