@@ -167,7 +167,7 @@ tunables! {
     LMP_BASE = "LmpBase", 3, 0, 10, 0.5;
     LMP_DEPTH_PCT = "LmpDepthPct", 100, 30, 200, 6.0;
     /// History pruning of quiets (switch): the deepest (reduced) depth, and the history below
-    /// `-margin * depth` that prunes.
+    /// `-margin * depth` that prunes. On: on against off +2.6 ± 20.2 (400 games, 10+0.1, net9).
     HISTORY_PRUNING = "HistoryPruning", 1, 0, 1, 0.0;
     HISTORY_PRUNING_MAX_DEPTH = "HistoryPruningMaxDepth", 3, 1, 8, 0.5;
     HISTORY_PRUNING_MARGIN = "HistoryPruningMargin", 3000, 500, 8000, 200.0;
