@@ -76,9 +76,9 @@ class TestTechniqueCommand(unittest.TestCase):
         self.assertEqual(self.engine_options(command, "on"), ["option.QsChecks=1"])
         self.assertEqual(self.engine_options(command, "off"), ["option.QsChecks=0"])
 
-    def test_a_weight_keeps_its_build_default_when_on(self):
+    def test_a_weight_turned_off_by_default_is_set_on_explicitly(self):
         command = self.command("ContHist4Weight")
-        self.assertEqual(self.engine_options(command, "on"), [])
+        self.assertEqual(self.engine_options(command, "on"), ["option.ContHist4Weight=100"])
         self.assertEqual(self.engine_options(command, "off"), ["option.ContHist4Weight=0"])
 
     def test_a_margin_keeps_its_build_default_when_on(self):
