@@ -6,6 +6,7 @@
 //! at the first error, which goes to stderr with exit status 2 (as clap's own errors do).
 
 use std::ffi::OsString;
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -69,9 +70,12 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         None => ExitCode::SUCCESS,
         Some(Command::Bench { depth }) => uci_commands(&[format!("bench {depth}")]),
         Some(Command::Tunables) => {
+            // Written, not `println!`ed: a reader that stops early (`| head`) closes the pipe,
+            // and the table then simply ends instead of a panic on the broken pipe.
+            let mut out = std::io::stdout().lock();
             for tunable in crate::search::params::TUNABLES {
-                if tunable.is_tuned() {
-                    println!("{}", tunable.spsa_line());
+                if tunable.is_tuned() && writeln!(out, "{}", tunable.spsa_line()).is_err() {
+                    break;
                 }
             }
             ExitCode::SUCCESS

@@ -74,11 +74,14 @@ impl Tunable {
         self.c_end == 0.0 && self.min == 0 && self.max == 1
     }
 
-    /// Whether SPSA tunes it: not a switch, and not a parameter of a technique whose switch is
+    /// Whether SPSA tunes it: not a switch, not a weight that is off by default (0 at the
+    /// bottom of its range, as `ContHist4Weight` after it lost its match: whether a technique
+    /// comes back is for a match to decide), and not a parameter of a technique whose switch is
     /// off by default (named after it, as `RazoringMargin` after `Razoring`), which would move
     /// at random while nothing it does is played.
     pub fn is_tuned(&self) -> bool {
         self.c_end > 0.0
+            && !(self.default == 0 && self.min == 0)
             && !TUNABLES.iter().any(|switch| {
                 switch.is_switch() && switch.default == 0 && self.name.starts_with(switch.name)
             })

@@ -2,7 +2,7 @@
 //! when set, refuse bad values, are not listed after `uci`, and are printed for SPSA by
 //! `escaque tunables`. Each test drives its own engine process (the values are process-wide).
 
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 use escaque::search::params::TUNABLES;
 
@@ -153,6 +153,23 @@ fn tunables_prints_the_spsa_table() {
 }
 
 #[test]
+fn tunables_ends_quietly_when_its_reader_stops() {
+    // `escaque tunables | head -1`: the reader is gone before the table is written. Each line
+    // then meets a broken pipe, which must end the table, not panic.
+    let mut child = Command::new(binary())
+        .arg("tunables")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("it exits");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{:?} {stderr}", out.status);
+    assert!(stderr.is_empty(), "{stderr}");
+}
+
+#[test]
 fn parameters_of_a_technique_switched_off_are_not_tuned() {
     let named = |name: &str| {
         TUNABLES
@@ -167,4 +184,10 @@ fn parameters_of_a_technique_switched_off_are_not_tuned() {
     // ProbCut is on: its margin is tuned.
     assert_eq!(named("ProbCut").default, 1);
     assert!(named("ProbCutMargin").is_tuned());
+    // A weight whose default 0 turns its technique off (it lost its match) is not tuned either;
+    // FpImproving, a margin whose 0 is off but whose default is on, is.
+    assert_eq!(named("ContHist4Weight").default, 0);
+    assert!(!named("ContHist4Weight").is_tuned());
+    assert!(named("FpImproving").default > 0);
+    assert!(named("FpImproving").is_tuned());
 }
