@@ -4,7 +4,8 @@
 //! bucket table, mirror `u32`, output buckets `u32`), the [`Settings`] (hidden `u32`, epochs
 //! `u32`, batch `u32`, seed `u64`, lr `f32`, lambda `f32`, wd `f32`, training positions `u64`,
 //! training-set fingerprint `u64`, from version 4 the starting network's checksum `u64`, 0 for
-//! none), epochs done `u32`, Adam step count `u64`, then the
+//! none, from version 5 the learning rate's decay `f32` and the loss power `f32`), epochs done
+//! `u32`, Adam step count `u64`, then the
 //! parameters, Adam's first and second moments (`f32` each, [`FloatNetwork::param_count`] of
 //! each), and an FNV-1a 64 checksum of everything before it.
 
@@ -20,12 +21,14 @@ const MAGIC: &[u8; 8] = b"ESQCKPT\0";
 // Version 3: networks with king buckets carry the 768 factor rows (see `network.rs`).
 // Version 4: the settings name the network the run started from (`--init`); version 3 files
 // are still read, as runs from random weights.
-const VERSION: u32 = 4;
+// Version 5: the settings hold the learning rate's decay and the loss power; files of versions
+// 3 and 4 are read with the values every run had then (20 and 2).
+const VERSION: u32 = 5;
 const V3_HEADER_BYTES: usize = 8 + 4 + 64 + 4 + 4 + 4 + 4 + 4 + 8 + 4 + 4 + 4 + 8 + 8 + 4 + 8;
 
-/// Header bytes of a checkpoint of format `version` (3 or 4).
+/// Header bytes of a checkpoint of format `version` (3 to 5).
 fn header_bytes(version: u32) -> usize {
-    V3_HEADER_BYTES + if version >= 4 { 8 } else { 0 }
+    V3_HEADER_BYTES + if version >= 4 { 8 } else { 0 } + if version >= 5 { 8 } else { 0 }
 }
 
 /// What determines the sequence of weights a run produces. Resuming under different settings
@@ -39,7 +42,9 @@ pub struct Settings {
     pub batch: usize,
     pub seed: u64,
     pub lr: f32,
+    pub lr_decay: f32,
     pub lambda: f32,
+    pub loss_power: f32,
     pub wd: f32,
     /// Size and fingerprint of the training set after the hold-out: they cover the data files,
     /// their order, and the validation split.
@@ -96,10 +101,22 @@ impl Settings {
             self.lr.to_bits() == now.lr.to_bits(),
         );
         check(
+            "--lr-decay",
+            self.lr_decay.to_string(),
+            now.lr_decay.to_string(),
+            self.lr_decay.to_bits() == now.lr_decay.to_bits(),
+        );
+        check(
             "--lambda",
             self.lambda.to_string(),
             now.lambda.to_string(),
             self.lambda.to_bits() == now.lambda.to_bits(),
+        );
+        check(
+            "--loss-power",
+            self.loss_power.to_string(),
+            now.loss_power.to_string(),
+            self.loss_power.to_bits() == now.loss_power.to_bits(),
         );
         check(
             "--wd",
@@ -164,6 +181,9 @@ impl Checkpoint {
         out.extend_from_slice(&s.train_positions.to_le_bytes());
         out.extend_from_slice(&s.train_fingerprint.to_le_bytes());
         out.extend_from_slice(&s.init.unwrap_or(0).to_le_bytes());
+        for field in [s.lr_decay, s.loss_power] {
+            out.extend_from_slice(&field.to_le_bytes());
+        }
         out.extend_from_slice(&(self.epochs_done as u32).to_le_bytes());
         out.extend_from_slice(&self.optimizer.t.to_le_bytes());
         for x in self
@@ -188,9 +208,9 @@ impl Checkpoint {
         }
         let mut reader = Reader { bytes, pos: 8 };
         let version = reader.u32();
-        if version != 3 && version != VERSION {
+        if !(3..=VERSION).contains(&version) {
             return Err(format!(
-                "checkpoint format version {version}, this build reads 3 and {VERSION}"
+                "checkpoint format version {version}, this build reads 3 to {VERSION}"
             ));
         }
         let header = header_bytes(version);
@@ -209,6 +229,11 @@ impl Checkpoint {
             Some(reader.u64()).filter(|&c| c != 0)
         } else {
             None
+        };
+        let (lr_decay, loss_power) = if version >= 5 {
+            (reader.f32(), reader.f32())
+        } else {
+            (20.0, 2.0)
         };
         let epochs_done = reader.u32() as usize;
         let t = reader.u64();
@@ -245,7 +270,9 @@ impl Checkpoint {
                 batch: batch as usize,
                 seed,
                 lr,
+                lr_decay,
                 lambda,
+                loss_power,
                 wd,
                 train_positions,
                 train_fingerprint,

@@ -31,9 +31,16 @@ pub struct TrainArgs {
     /// Adam's learning rate
     #[arg(long, default_value_t = TrainConfig::default().lr, value_parser = single_in(1e-9, 10.0))]
     lr: f32,
+    /// The learning rate decays (cosine) from --lr to --lr divided by this
+    #[arg(long, default_value_t = TrainConfig::default().lr_decay, value_parser = single_in(1.0, 1e6))]
+    lr_decay: f32,
     /// Weight of the search score in the target (1: score only, 0: game result only)
     #[arg(long, default_value_t = TrainConfig::default().lambda, value_parser = single_in(0.0, 1.0))]
     lambda: f32,
+    /// Exponent of the training loss |sigmoid(out) - target|^P (the reported losses are
+    /// squared errors whatever it is)
+    #[arg(long, default_value_t = TrainConfig::default().loss_power, value_parser = single_in(1.5, 4.0))]
+    loss_power: f32,
     /// Weight decay
     #[arg(long, default_value_t = TrainConfig::default().wd, value_parser = single_in(0.0, 10.0))]
     wd: f32,
@@ -108,7 +115,9 @@ impl TrainArgs {
             hidden: self.hidden,
             seed: self.seed,
             lr: self.lr,
+            lr_decay: self.lr_decay,
             lambda: self.lambda,
+            loss_power: self.loss_power,
             wd: self.wd,
             ..TrainConfig::default()
         };

@@ -90,10 +90,10 @@ impl AdamW {
     }
 }
 
-/// Cosine decay from `lr` to `lr / 20` over the whole run, evaluated per batch: no
+/// Cosine decay from `lr` to `lr / decay` over the whole run, evaluated per batch: no
 /// step-schedule thresholds to tune, and the small final rate settles the weights before export.
 /// `progress` is the fraction of all batches already done (0 to 1).
-pub fn cosine_lr(lr: f32, progress: f32) -> f32 {
-    let floor = lr / 20.0;
+pub fn cosine_lr(lr: f32, decay: f32, progress: f32) -> f32 {
+    let floor = lr / decay;
     floor + 0.5 * (lr - floor) * (1.0 + (std::f32::consts::PI * progress.clamp(0.0, 1.0)).cos())
 }

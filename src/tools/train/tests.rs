@@ -8,8 +8,9 @@ use crate::tools::data::{GameResult, PackedPosition};
 
 use super::batch::Features;
 use super::checkpoint::Checkpoint;
-use super::loss::{loss_and_slope, target};
+use super::loss::{loss_and_power_slope, loss_and_slope, target};
 use super::network::{FloatNetwork, Scratch};
+use super::optimizer::cosine_lr;
 use super::trainer::{TrainConfig, Trainer};
 
 /// Material from White's view, the label of the synthetic data: linear in the features, so a
@@ -57,7 +58,9 @@ fn config(hidden: usize, epochs: usize, batch: usize, lr: f32) -> TrainConfig {
         epochs,
         batch,
         lr,
+        lr_decay: 20.0,
         lambda: 0.75,
+        loss_power: 2.0,
         wd: 0.01,
         seed: 7,
         threads: 2,
@@ -381,6 +384,27 @@ fn resuming_from_a_checkpoint_reproduces_an_uninterrupted_run() {
         .err()
         .unwrap();
     assert!(err.contains("--lr"), "{err}");
+    for (changed, flag) in [
+        (
+            TrainConfig {
+                lr_decay: 400.0,
+                ..cfg
+            },
+            "--lr-decay",
+        ),
+        (
+            TrainConfig {
+                loss_power: 2.5,
+                ..cfg
+            },
+            "--loss-power",
+        ),
+    ] {
+        let err = Trainer::resume(changed, &data, loaded.clone())
+            .err()
+            .unwrap();
+        assert!(err.contains(flag), "{err}");
+    }
     let err = Trainer::resume(cfg, &data[1..], loaded).err().unwrap();
     assert!(err.contains("training data"), "{err}");
 }
@@ -459,24 +483,79 @@ fn a_bucketed_network_read_from_its_file_gains_empty_factor_rows() {
 }
 
 #[test]
-fn checkpoints_of_format_3_are_read_as_runs_from_random_weights() {
+fn checkpoints_of_formats_3_and_4_are_read_with_the_settings_of_their_time() {
     let data = random_positions(300, 5);
     let trainer = Trainer::new(config(8, 1, 100, 0.005), &data).unwrap();
     let checkpoint = trainer.checkpoint();
-    let v4 = checkpoint.to_bytes();
-    // Format 3: version 3 and no starting network's checksum after the training fingerprint.
+    let v5 = checkpoint.to_bytes();
+    // After the training fingerprint: format 5 has the starting network's checksum (0: random
+    // weights), then the learning rate's decay and the loss power; format 4 only the checksum,
+    // format 3 neither.
     let init_at = 8 + 4 + 64 + 4 + 4 + 4 + 4 + 4 + 8 + 4 + 4 + 4 + 8 + 8;
-    assert_eq!(&v4[init_at..init_at + 8], &[0; 8]);
-    let mut v3 = v4[..init_at].to_vec();
-    v3.extend_from_slice(&v4[init_at + 8..v4.len() - 8]);
-    v3[8..12].copy_from_slice(&3u32.to_le_bytes());
-    let checksum = crate::nnue::format::fnv1a64(&v3);
-    v3.extend_from_slice(&checksum.to_le_bytes());
-    assert_eq!(Checkpoint::from_bytes(&v3).unwrap(), checkpoint);
-    let mut v5 = v4.clone();
-    v5[8..12].copy_from_slice(&5u32.to_le_bytes());
-    let err = Checkpoint::from_bytes(&v5).unwrap_err();
-    assert!(err.contains("version 5"), "{err}");
+    assert_eq!(&v5[init_at..init_at + 8], &[0; 8]);
+    assert_eq!(&v5[init_at + 8..init_at + 12], &20.0f32.to_le_bytes());
+    assert_eq!(&v5[init_at + 12..init_at + 16], &2.0f32.to_le_bytes());
+    let older = |version: u32, kept: usize| {
+        let mut bytes = v5[..init_at + kept].to_vec();
+        bytes.extend_from_slice(&v5[init_at + 16..v5.len() - 8]);
+        bytes[8..12].copy_from_slice(&version.to_le_bytes());
+        let checksum = crate::nnue::format::fnv1a64(&bytes);
+        bytes.extend_from_slice(&checksum.to_le_bytes());
+        bytes
+    };
+    assert_eq!(Checkpoint::from_bytes(&older(4, 8)).unwrap(), checkpoint);
+    assert_eq!(Checkpoint::from_bytes(&older(3, 0)).unwrap(), checkpoint);
+    // A run of today's settings is not mistaken for one of the old defaults.
+    let other = Trainer::new(
+        TrainConfig {
+            loss_power: 2.5,
+            ..config(8, 1, 100, 0.005)
+        },
+        &data,
+    )
+    .unwrap()
+    .checkpoint();
+    assert_ne!(other.settings, checkpoint.settings);
+    assert_eq!(Checkpoint::from_bytes(&other.to_bytes()).unwrap(), other);
+    let mut v6 = v5.clone();
+    v6[8..12].copy_from_slice(&6u32.to_le_bytes());
+    let err = Checkpoint::from_bytes(&v6).unwrap_err();
+    assert!(err.contains("version 6"), "{err}");
+}
+
+#[test]
+fn the_loss_power_slope_is_the_derivative_of_its_objective() {
+    let objective = |out: f64, target: f64, power: f64| {
+        let p = 1.0 / (1.0 + (-out).exp());
+        (p - target).abs().powf(power)
+    };
+    for power in [1.5f32, 2.0, 2.5, 3.0] {
+        for (out, target) in [(0.3f32, 0.9f32), (-1.2, 0.1), (2.0, 0.2), (-0.4, 0.6)] {
+            let (squared, slope) = loss_and_power_slope(out, target, power);
+            let (o, t, pw) = (f64::from(out), f64::from(target), f64::from(power));
+            let h = 1e-6;
+            let numeric = (objective(o + h, t, pw) - objective(o - h, t, pw)) / (2.0 * h);
+            assert!(
+                (f64::from(slope) - numeric).abs() <= 1e-4 * numeric.abs().max(1e-3),
+                "power {power} out {out} target {target}: {slope} against {numeric}"
+            );
+            // The reported loss stays the squared error whatever the power.
+            assert_eq!(squared, loss_and_slope(out, target).0);
+        }
+    }
+    // At power 2 the slope is the squared error's, bit for bit: earlier runs replay exactly.
+    assert_eq!(
+        loss_and_power_slope(0.37, 0.81, 2.0),
+        loss_and_slope(0.37, 0.81)
+    );
+}
+
+#[test]
+fn the_learning_rate_decays_from_lr_to_lr_over_the_decay() {
+    assert_eq!(cosine_lr(0.001, 20.0, 0.0), 0.001);
+    assert!((cosine_lr(0.001, 20.0, 1.0) - 0.001 / 20.0).abs() < 1e-12);
+    assert!((cosine_lr(0.001, 400.0, 1.0) - 0.001 / 400.0).abs() < 1e-12);
+    assert!((cosine_lr(0.001, 400.0, 0.5) - (0.001 + 0.001 / 400.0) / 2.0).abs() < 1e-9);
 }
 
 #[test]

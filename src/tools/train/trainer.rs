@@ -9,7 +9,7 @@ use crate::tools::data::PackedPosition;
 
 use super::batch::{epoch_order, fingerprint, mirror_for, Features};
 use super::checkpoint::{Checkpoint, Settings};
-use super::loss::{loss_and_slope, target};
+use super::loss::{loss_and_power_slope, loss_and_slope, target};
 use super::network::{FloatNetwork, Scratch};
 use super::optimizer::{cosine_lr, AdamW, ParamGroups};
 
@@ -21,7 +21,11 @@ pub struct TrainConfig {
     pub epochs: usize,
     pub batch: usize,
     pub lr: f32,
+    /// The cosine schedule ends at `lr / lr_decay`.
+    pub lr_decay: f32,
     pub lambda: f32,
+    /// The exponent of the training objective `|sigmoid(out) - target|^loss_power`.
+    pub loss_power: f32,
     pub wd: f32,
     pub seed: u64,
     pub threads: usize,
@@ -38,7 +42,9 @@ impl Default for TrainConfig {
             epochs: 10,
             batch: 16384,
             lr: 0.001,
+            lr_decay: 20.0,
             lambda: 0.75,
+            loss_power: 2.0,
             wd: 0.01,
             seed: 1,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -73,7 +79,7 @@ impl Worker {
         net: &FloatNetwork,
         data: &[PackedPosition],
         indices: &[u32],
-        lambda: f32,
+        (lambda, power): (f32, f32),
         epoch: usize,
     ) {
         self.grad.fill(0.0);
@@ -83,7 +89,7 @@ impl Worker {
             let features =
                 Features::of_oriented(position, &net.arch, mirror_for(position, i, epoch));
             let out = net.forward(&features, &mut self.scratch);
-            let (sample_loss, slope) = loss_and_slope(out, target(position, lambda));
+            let (sample_loss, slope) = loss_and_power_slope(out, target(position, lambda), power);
             loss += f64::from(sample_loss);
             net.backward(&features, &mut self.scratch, slope, &mut self.grad);
         }
@@ -216,7 +222,9 @@ impl<'a> Trainer<'a> {
             batch: c.batch,
             seed: c.seed,
             lr: c.lr,
+            lr_decay: c.lr_decay,
             lambda: c.lambda,
+            loss_power: c.loss_power,
             wd: c.wd,
             train_positions: self.train.len() as u64,
             train_fingerprint: self.train_fingerprint,
@@ -253,7 +261,11 @@ impl<'a> Trainer<'a> {
         let mut lr = self.config.lr;
         for (b, batch) in order.chunks(self.config.batch).enumerate() {
             loss_sum += self.accumulate(batch);
-            lr = cosine_lr(self.config.lr, (first_step + b) as f32 / total_steps);
+            lr = cosine_lr(
+                self.config.lr,
+                self.config.lr_decay,
+                (first_step + b) as f32 / total_steps,
+            );
             self.optimizer.step(
                 &mut self.network.params,
                 &self.workers[0].grad,
@@ -284,14 +296,15 @@ impl<'a> Trainer<'a> {
     fn accumulate(&mut self, batch: &[u32]) -> f64 {
         let share = batch.len().div_ceil(self.workers.len());
         let shares = batch.len().div_ceil(share);
-        let (net, data, lambda) = (&self.network, self.train, self.config.lambda);
+        let (net, data) = (&self.network, self.train);
+        let objective = (self.config.lambda, self.config.loss_power);
         let epoch = self.epochs_done;
         let workers = &mut self.workers[..shares];
         self.pool.install(|| {
             workers
                 .par_iter_mut()
                 .zip(batch.par_chunks(share))
-                .for_each(|(worker, indices)| worker.run(net, data, indices, lambda, epoch));
+                .for_each(|(worker, indices)| worker.run(net, data, indices, objective, epoch));
             let (first, rest) = workers.split_at_mut(1);
             first[0]
                 .grad
