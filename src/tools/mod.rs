@@ -43,10 +43,7 @@ impl Tool {
             Tool::NetLoss(args) => finish(args.run()),
             Tool::Tune(args) => finish(args.run()),
             Tool::Fuzz(args) => args.run(),
-            Tool::FindMagics(args) => {
-                args.run();
-                ExitCode::SUCCESS
-            }
+            Tool::FindMagics(args) => finish(args.run()),
         }
     }
 }
