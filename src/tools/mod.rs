@@ -7,6 +7,33 @@
 //! The engine never imports this module: the build without the `tools` feature
 //! (`cargo build --release --no-default-features`) plays and leaves all of it out.
 
+/// `println!` for what a tool reports on stdout. The report is not the work: a reader that has
+/// gone (`| head`, a closed terminal) must not turn a run into a panic, so a failed write is
+/// dropped. Defined before the modules below so that all of them can use it.
+macro_rules! report {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
+/// `print!` likewise, for text that ends its own lines.
+macro_rules! report_text {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
+/// `eprintln!` likewise, for progress and errors on stderr (the exit status still tells a
+/// failure).
+macro_rules! report_err {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
 pub mod data;
 pub mod datagen;
 pub mod fuzz;
@@ -54,7 +81,7 @@ pub(crate) fn finish(result: Result<(), String>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            eprintln!("error: {message}");
+            report_err!("error: {message}");
             ExitCode::FAILURE
         }
     }

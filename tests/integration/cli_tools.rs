@@ -232,6 +232,51 @@ fn failures_fail_with_status_1() {
     }
 }
 
+/// Runs escaque with its stdout reader gone before it writes (`| head` that has stopped, a
+/// closed terminal): every write to stdout meets a broken pipe.
+fn escaque_unread(args: &[&str]) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_escaque"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    drop(child.stdout.take());
+    child.wait_with_output().expect("it exits")
+}
+
+/// A tool's report is not its work: with nobody reading stdout, perft still exits 0, and
+/// datagen and the data tools still write their files, instead of a panic on the broken pipe
+/// (perft and `data stats` aborted this way before).
+#[test]
+fn tools_finish_their_work_when_nobody_reads_stdout() {
+    let dir = std::env::temp_dir().join(format!("escaque-unread-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let packed = dir.join("games.bin");
+    let copy = dir.join("copy.bin");
+    let path = |p: &std::path::Path| p.to_str().unwrap().to_string();
+    for args in [
+        vec!["perft".to_string(), "3".to_string()],
+        ["datagen", &path(&packed), "--games", "1", "--nodes", "200"]
+            .map(String::from)
+            .to_vec(),
+        ["data", "stats", &path(&packed)].map(String::from).to_vec(),
+        ["data", "concat", &path(&packed), &path(&copy)]
+            .map(String::from)
+            .to_vec(),
+    ] {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = escaque_unread(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{args:?}: {:?} {stderr}", out.status);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+    let written = std::fs::read(&packed).unwrap();
+    assert!(!written.is_empty(), "datagen wrote no position");
+    assert_eq!(std::fs::read(&copy).unwrap(), written);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// `--help` (of the program and of each tool) and `--version`: on stdout, status 0.
 #[test]
 fn help_and_version() {

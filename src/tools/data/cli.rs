@@ -88,7 +88,7 @@ impl DataCommand {
         match self {
             DataCommand::WdlFit(args) => args.run()?,
             DataCommand::Stats { files } => {
-                print!("{}", super::file_statistics(&paths(&files))?);
+                report_text!("{}", super::file_statistics(&paths(&files))?);
             }
             DataCommand::Text { file } => write_lines(&file, |r| r.to_text())?,
             DataCommand::Epd { file } => write_lines(&file, |r| {
@@ -97,7 +97,7 @@ impl DataCommand {
             DataCommand::FromText { input, output } => {
                 let records = super::read_text(&input)?;
                 super::write_records(&output, &records)?;
-                println!(
+                report!(
                     "{} positions written to {}",
                     records.len(),
                     output.display()
@@ -111,7 +111,7 @@ impl DataCommand {
                 let mut records = super::read_records(&input)?;
                 super::shuffle(&mut records, seed);
                 super::write_records(&output, &records)?;
-                println!(
+                report!(
                     "{} positions shuffled into {}",
                     records.len(),
                     output.display()
@@ -121,7 +121,7 @@ impl DataCommand {
                 let (inputs, output) = inputs_and_output(&files);
                 let records = super::read_all(&inputs)?;
                 super::write_records(output, &records)?;
-                println!(
+                report!(
                     "{} positions written to {}",
                     records.len(),
                     output.display()
@@ -130,7 +130,7 @@ impl DataCommand {
             DataCommand::Dedup { files } => {
                 let (inputs, output) = inputs_and_output(&files);
                 let summary = super::dedup(&inputs, output)?;
-                println!(
+                report!(
                     "{} positions kept, {} duplicates dropped ({:.2}%), written to {} in {:.1} s",
                     summary.kept,
                     summary.dropped,
@@ -146,7 +146,7 @@ impl DataCommand {
             } => {
                 let (inputs, output) = inputs_and_output(&files);
                 let written = super::interleave(&inputs, output, seed, buffer)?;
-                println!(
+                report!(
                     "{written} positions from {} files interleaved into {} in {:.1} s",
                     inputs.len(),
                     output.display(),
@@ -173,7 +173,7 @@ impl DataCommand {
                     max_pieces,
                 };
                 let s = super::filter(&inputs, output, &rules)?;
-                println!(
+                report!(
                     "{} positions kept, {} dropped (early ply {}, |score| {}, pieces {}, \
                      in check {}), written to {} in {:.1} s",
                     s.kept,

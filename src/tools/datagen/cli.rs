@@ -67,7 +67,7 @@ impl DatagenArgs {
         let path = &self.out;
         let stop = AtomicBool::new(false);
         let summary = super::run_with_progress(path, &config, &stop)?;
-        println!(
+        report!(
             "{} games, {} positions appended to {} (resumed at game {})",
             summary.games,
             summary.positions,

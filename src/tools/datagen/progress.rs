@@ -14,7 +14,13 @@ pub fn run_with_progress(
     stop: &AtomicBool,
 ) -> Result<RunSummary, String> {
     if !bar_wanted() {
-        return run(out, config, stop, &mut |status| eprintln!("{status}"), 10.0);
+        return run(
+            out,
+            config,
+            stop,
+            &mut |status| report_err!("{status}"),
+            10.0,
+        );
     }
     let mut bar: Option<Bar> = None;
     let result = run(

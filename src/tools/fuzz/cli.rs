@@ -59,9 +59,9 @@ impl FuzzArgs {
         config.max_failures = self.max_failures;
         let summary = super::run(target, &config);
         for failure in &summary.failures {
-            println!("FAILURE {failure}\n");
+            report!("FAILURE {failure}\n");
         }
-        println!("{summary}");
+        report!("{summary}");
         if summary.passed() {
             ExitCode::SUCCESS
         } else {

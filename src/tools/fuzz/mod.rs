@@ -274,7 +274,7 @@ fn install_panic_hook() {
             if let Ok(context) = CONTEXT.try_lock() {
                 for (target, input) in [Target::Fen, Target::Uci].iter().zip(context.iter()) {
                     if let Some(input) = input {
-                        eprintln!(
+                        report_err!(
                             "fuzz {}: panic while running:\n{}",
                             target.name(),
                             input.escape_debug()

@@ -309,7 +309,7 @@ pub fn run(root: &Board, settings: &Settings, command: &str) -> Result<bool, Str
         if engine.has_option("UCI_Chess960") {
             engine.send("setoption name UCI_Chess960 value true")?;
         } else {
-            eprintln!(
+            report_err!(
                 "warning: {} has no UCI_Chess960 option; this Chess960 position may be misread",
                 engine.name
             );
@@ -340,7 +340,7 @@ pub fn run(root: &Board, settings: &Settings, command: &str) -> Result<bool, Str
     )?;
     match outcome {
         Outcome::Agree(ours, theirs) => {
-            println!(
+            report!(
                 "perft {} agrees: escaque {ours} ({:.3} s), {} {theirs} ({:.3} s)",
                 settings.depth,
                 times.ours.as_secs_f64(),
@@ -350,7 +350,7 @@ pub fn run(root: &Board, settings: &Settings, command: &str) -> Result<bool, Str
             Ok(true)
         }
         Outcome::Differ(mismatch) => {
-            print!("{}", render(&mismatch, settings.depth, times, &engine.name));
+            report_text!("{}", render(&mismatch, settings.depth, times, &engine.name));
             Ok(false)
         }
     }

@@ -87,7 +87,7 @@ impl PerftArgs {
 }
 
 fn usage_error(message: &str) -> ExitCode {
-    eprintln!("error: {message}\n\nFor more information, try 'escaque perft --help'.");
+    report_err!("error: {message}\n\nFor more information, try 'escaque perft --help'.");
     ExitCode::from(TROUBLE)
 }
 
@@ -103,7 +103,7 @@ fn run_against(request: &Request, command: &str) -> ExitCode {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
         Err(message) => {
-            eprintln!("error: {message}");
+            report_err!("error: {message}");
             ExitCode::from(TROUBLE)
         }
     }
@@ -122,7 +122,7 @@ fn run_divide(request: &Request) -> ExitCode {
     let counts = match divide_hashed(board, depth, threads, hash_mb) {
         Ok(counts) => counts,
         Err(e) => {
-            eprintln!("error: {e} (try a smaller --hash, or --hash 0)");
+            report_err!("error: {e} (try a smaller --hash, or --hash 0)");
             return ExitCode::FAILURE;
         }
     };
@@ -132,9 +132,9 @@ fn run_divide(request: &Request) -> ExitCode {
     } else {
         counts.iter().map(|(_, n)| n).sum()
     };
-    print!("{}", format_divide(board, depth, &counts, chess960));
+    report_text!("{}", format_divide(board, depth, &counts, chess960));
     let secs = elapsed.as_secs_f64();
-    eprintln!(
+    report_err!(
         "time {secs:.3} s, {:.1} Mnps, {threads} thread(s), hash {hash_mb} MB",
         total as f64 / secs.max(1e-9) / 1e6
     );

@@ -210,36 +210,36 @@ fn run(options: Options) -> Result<(), String> {
     };
     shuffle(train, config.seed);
     let train = &train[..];
-    eprintln!(
+    report_err!(
         "{} training and {} validation positions ({:.1} s to load)",
         train.len(),
         val.len(),
         started.elapsed().as_secs_f64()
     );
-    eprintln!("network {}", config.arch.describe(config.hidden));
+    report_err!("network {}", config.arch.describe(config.hidden));
     let checkpoint_path = checkpoint_path(&options);
     let mut trainer = if options.resume {
         let checkpoint = Checkpoint::load(&checkpoint_path)?;
         let trainer = Trainer::resume(config, train, checkpoint)
             .map_err(|e| format!("cannot resume from {}: {e}", checkpoint_path.display()))?;
-        eprintln!(
+        report_err!(
             "resuming from {} after epoch {}",
             checkpoint_path.display(),
             trainer.epochs_done
         );
         trainer
     } else if let Some(network) = &options.init {
-        eprintln!("starting from network {:016x}", config.init.unwrap_or(0));
+        report_err!("starting from network {:016x}", config.init.unwrap_or(0));
         let mut start = FloatNetwork::from_quantised(network);
         if start.arch != config.arch {
-            eprintln!(
+            report_err!(
                 "king buckets added: every bucket starts as {}",
                 start.arch.describe(start.hidden)
             );
             start = start.bucketed(config.arch)?;
         }
         if start.hidden < config.hidden {
-            eprintln!("widened from {} to {} neurons", start.hidden, config.hidden);
+            report_err!("widened from {} to {} neurons", start.hidden, config.hidden);
         }
         Trainer::starting_from(config, train, start.widened(config.hidden, config.seed))?
     } else {
@@ -247,7 +247,7 @@ fn run(options: Options) -> Result<(), String> {
     };
     if trainer.finished() {
         trainer.network.export(&options.out, train)?;
-        println!(
+        report!(
             "all {} epochs were already done; exported {}",
             config.epochs,
             options.out.display()
@@ -257,7 +257,7 @@ fn run(options: Options) -> Result<(), String> {
     let loss_log = LossLog::open(loss_log::path_for(&checkpoint_path), trainer.epochs_done)?;
     if !val.is_empty() {
         let val_loss = trainer.loss(&val);
-        println!("epoch {}: val loss {:.6}", trainer.epochs_done, val_loss);
+        report!("epoch {}: val loss {:.6}", trainer.epochs_done, val_loss);
         if trainer.epochs_done == 0 {
             loss_log.append(EpochRow {
                 val_loss: Some(val_loss),
@@ -270,7 +270,7 @@ fn run(options: Options) -> Result<(), String> {
         let report = run_epoch_with_progress(&mut trainer, config.epochs);
         let val_loss = (!val.is_empty()).then(|| trainer.loss(&val));
         let val_text = val_loss.map_or(String::new(), |l| format!("  val loss {l:.6}"));
-        println!(
+        report!(
             concat!(
                 "epoch {}/{}: train loss {:.6}{}  lr {:.2e}  {:.0} pos/s",
                 "  {:.1} s (total {:.1} s)"
@@ -296,7 +296,7 @@ fn run(options: Options) -> Result<(), String> {
             total_seconds: started.elapsed().as_secs_f64(),
         })?;
     }
-    println!(
+    report!(
         "wrote {} (checkpoint {}, losses {})",
         options.out.display(),
         checkpoint_path.display(),
@@ -314,7 +314,7 @@ fn run_epoch_with_progress(trainer: &mut Trainer, epochs: usize) -> EpochReport 
         return trainer.run_epoch(&mut |done, total| {
             if last_progress.elapsed() >= Duration::from_secs(10) && done < total {
                 last_progress = Instant::now();
-                eprintln!("  {done}/{total} positions");
+                report_err!("  {done}/{total} positions");
             }
         });
     }

@@ -106,7 +106,7 @@ impl NetLossArgs {
                 self.lambda
             )
         };
-        println!(
+        report!(
             "{} positions, target: {target}; error bars 95%, from {} blocks of {} consecutive positions",
             positions.len(),
             positions.len() / self.block,
@@ -118,7 +118,7 @@ impl NetLossArgs {
             Some((d, None)) => format!("{d:+.6}"),
         };
         for ((path, checksum, quantised), result) in networks.iter().zip(&results) {
-            println!(
+            report!(
                 "{}  {checksum:016x}  {}\n    loss {:.6}  {}\n    at its best scale ×{:.3}: loss {:.6}  {}",
                 path.display(),
                 quantised.arch.describe(quantised.hidden),

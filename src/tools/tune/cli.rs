@@ -57,7 +57,7 @@ fn read(path: &Path) -> Result<String, String> {
 impl TuneArgs {
     pub fn run(self) -> Result<(), String> {
         if let Some(TuneCommand::Diagnose { epd }) = &self.command {
-            print!("{}", super::results_by_eval_bucket(&read(epd)?));
+            report_text!("{}", super::results_by_eval_bucket(&read(epd)?));
             return Ok(());
         }
         let path = self.epd.as_ref().expect("clap requires the EPD file");
@@ -69,12 +69,12 @@ impl TuneArgs {
             frozen: self.freeze.into_iter().filter(|s| !s.is_empty()).collect(),
         };
         let epd = read(path)?;
-        let (report, weights) = super::tune_with(&epd, &config, &mut |line| eprintln!("{line}"));
-        println!("{report}");
+        let (report, weights) = super::tune_with(&epd, &config, &mut |line| report_err!("{line}"));
+        report!("{report}");
         let out = &self.out;
         std::fs::write(out, super::to_rust(&weights))
             .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
-        println!("weights written to {}", out.display());
+        report!("weights written to {}", out.display());
         Ok(())
     }
 }

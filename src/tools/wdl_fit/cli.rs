@@ -59,18 +59,18 @@ impl WdlFitArgs {
             }
         }
         let fitted = fit(&observations)?;
-        print!("{}", report::summary(&fitted, &observations));
+        report_text!("{}", report::summary(&fitted, &observations));
         if skipped > 0 {
-            println!("{skipped} positions beyond --max-score left out");
+            report!("{skipped} positions beyond --max-score left out");
         }
-        println!(
+        report!(
             "network {checksum:016x}; fitted in {:.1} s",
             started.elapsed().as_secs_f64()
         );
         if let Some(path) = &request.csv {
             std::fs::write(path, report::csv(&fitted, &observations))
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            println!("plot data written to {}", path.display());
+            report!("plot data written to {}", path.display());
         }
         if let Some(path) = &request.rust {
             let names: Vec<&str> = request
@@ -85,7 +85,7 @@ impl WdlFitArgs {
             );
             std::fs::write(path, report::rust_source(&fitted, checksum, &fitted_on))
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            println!("parameters written to {}", path.display());
+            report!("parameters written to {}", path.display());
         }
         Ok(())
     }
