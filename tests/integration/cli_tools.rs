@@ -4,11 +4,14 @@ use std::process::Command;
 
 use escaque::tools::tune;
 
+fn escaque_command(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_escaque"));
+    command.args(args);
+    command
+}
+
 fn escaque(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_escaque"))
-        .args(args)
-        .output()
-        .expect("binary runs")
+    escaque_command(args).output().expect("binary runs")
 }
 
 #[test]
@@ -235,8 +238,7 @@ fn failures_fail_with_status_1() {
 /// Runs escaque with its stdout reader gone before it writes (`| head` that has stopped, a
 /// closed terminal): every write to stdout meets a broken pipe.
 fn escaque_unread(args: &[&str]) -> std::process::Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_escaque"))
-        .args(args)
+    let mut child = escaque_command(args)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -254,19 +256,14 @@ fn tools_finish_their_work_when_nobody_reads_stdout() {
     std::fs::create_dir_all(&dir).unwrap();
     let packed = dir.join("games.bin");
     let copy = dir.join("copy.bin");
-    let path = |p: &std::path::Path| p.to_str().unwrap().to_string();
+    let (packed_path, copy_path) = (packed.to_str().unwrap(), copy.to_str().unwrap());
     for args in [
-        vec!["perft".to_string(), "3".to_string()],
-        ["datagen", &path(&packed), "--games", "1", "--nodes", "200"]
-            .map(String::from)
-            .to_vec(),
-        ["data", "stats", &path(&packed)].map(String::from).to_vec(),
-        ["data", "concat", &path(&packed), &path(&copy)]
-            .map(String::from)
-            .to_vec(),
+        &["perft", "3"][..],
+        &["datagen", packed_path, "--games", "1", "--nodes", "200"],
+        &["data", "stats", packed_path],
+        &["data", "concat", packed_path, copy_path],
     ] {
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let out = escaque_unread(&args);
+        let out = escaque_unread(args);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success(), "{args:?}: {:?} {stderr}", out.status);
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
