@@ -142,7 +142,8 @@ tunables! {
     FP_MARGIN = "FpMargin", 100, 20, 300, 8.0;
     FP_MAX_DEPTH = "FpMaxDepth", 8, 2, 14, 0.5;
     /// Futility pruning: the margin added when the static evaluation improves (0: improving
-    /// plays no part).
+    /// plays no part). At 50 against 0: −2.6 ± 18.9 (400 games, 10+0.1, net9), no measurable
+    /// loss; SPSA sizes it.
     FP_IMPROVING = "FpImproving", 50, 0, 200, 6.0;
     /// SEE pruning thresholds per (reduced) depth: quiets, captures; the deepest depth.
     SEE_QUIET_MARGIN = "SeeQuietMargin", -60, -200, -10, 5.0;
