@@ -322,3 +322,41 @@ fn use_nnue_switches_between_the_network_and_the_hand_crafted_evaluation() {
     assert_eq!(nodes_at_depth_7(&mut engine), with_net);
     assert_ne!(with_net, without, "the evaluation changed nothing");
 }
+
+/// `nets/candidate.nnue` is the network the last row of `nets/README.md`'s table names by its
+/// checksum, a file this build plays, in the built-in network's shape (each step fine-tunes the
+/// one before, starting from the built-in network).
+#[test]
+fn the_committed_candidate_is_the_one_its_table_names() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let readme = std::fs::read_to_string(format!("{root}/nets/README.md")).unwrap();
+    let cells = |row: &str| -> Vec<String> {
+        row.trim()
+            .trim_matches('|')
+            .split('|')
+            .map(|cell| cell.trim().to_string())
+            .collect()
+    };
+    let header = readme
+        .lines()
+        .find(|l| l.starts_with("| step |"))
+        .expect("nets/README.md has the table of steps");
+    let column = cells(header)
+        .iter()
+        .position(|cell| cell == "candidate checksum")
+        .expect("the table has a candidate checksum column");
+    let last_row = readme
+        .lines()
+        .rfind(|l| l.starts_with("| ") && !l.starts_with("| step") && !l.starts_with("|---"))
+        .expect("nets/README.md has a row for the committed candidate");
+    let cell = cells(last_row)[column].clone();
+    let checksum = u64::from_str_radix(cell.trim_matches('`').trim_start_matches("0x"), 16)
+        .unwrap_or_else(|_| panic!("the last row's checksum is not hexadecimal: {cell}"));
+    let candidate = Network::load(&format!("{root}/nets/candidate.nnue")).unwrap();
+    assert_eq!(
+        candidate.checksum, checksum,
+        "nets/candidate.nnue is {:016x}, its table names {checksum:016x}",
+        candidate.checksum
+    );
+    assert_eq!(candidate.describe(), Network::default_network().describe());
+}
