@@ -330,26 +330,26 @@ fn use_nnue_switches_between_the_network_and_the_hand_crafted_evaluation() {
 fn the_committed_candidate_is_the_one_its_table_names() {
     let root = env!("CARGO_MANIFEST_DIR");
     let readme = std::fs::read_to_string(format!("{root}/nets/README.md")).unwrap();
-    let cells = |row: &str| -> Vec<String> {
+    fn cells(row: &str) -> Vec<&str> {
         row.trim()
             .trim_matches('|')
             .split('|')
-            .map(|cell| cell.trim().to_string())
+            .map(str::trim)
             .collect()
-    };
+    }
     let header = readme
         .lines()
         .find(|l| l.starts_with("| step |"))
         .expect("nets/README.md has the table of steps");
     let column = cells(header)
         .iter()
-        .position(|cell| cell == "candidate checksum")
+        .position(|&cell| cell == "candidate checksum")
         .expect("the table has a candidate checksum column");
     let last_row = readme
         .lines()
-        .rfind(|l| l.starts_with("| ") && !l.starts_with("| step") && !l.starts_with("|---"))
+        .rfind(|l| l.starts_with("| ") && !l.starts_with("| step"))
         .expect("nets/README.md has a row for the committed candidate");
-    let cell = cells(last_row)[column].clone();
+    let cell = cells(last_row)[column];
     let checksum = u64::from_str_radix(cell.trim_matches('`').trim_start_matches("0x"), 16)
         .unwrap_or_else(|_| panic!("the last row's checksum is not hexadecimal: {cell}"));
     let candidate = Network::load(&format!("{root}/nets/candidate.nnue")).unwrap();
