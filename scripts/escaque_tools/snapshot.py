@@ -6,6 +6,7 @@ game is being written. A snapshot is that prefix: the same bytes whenever it is 
 pilot trained on it can be repeated from the file's manifest line and the game count.
 """
 
+import hashlib
 from pathlib import Path
 
 RECORD_BYTES = 32
@@ -64,3 +65,12 @@ def take(data: Path, folder: Path) -> Path:
             left -= len(chunk)
     partial.replace(out)
     return out
+
+
+def sha256_16(path: Path) -> str:
+    """The first 16 hex digits of the file's sha256, as the manifest names files."""
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        while chunk := f.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()[:16]

@@ -1,0 +1,138 @@
+"""The candidate chain's bookkeeping (nets/README.md): its table of steps, the net-loss screen of a
+new step, and the manifest line of each snapshot a step trained on.
+
+Pure functions over text, so that `scripts/chain-step` only runs commands and writes files.
+"""
+
+import re
+from dataclasses import dataclass
+
+MINUS = "\u2212"
+
+
+@dataclass
+class Step:
+    number: int
+    checksum: str  # 16 hex digits, without 0x
+
+
+@dataclass
+class Screen:
+    """One network of a net-loss table: its checksum and, at its best scale, its difference from
+    the table's first network with the 95% error bar (both None for the first network itself)."""
+    checksum: str
+    difference: float | None
+    error: float | None
+
+
+@dataclass
+class Snapshot:
+    """A whole-game snapshot a step trained on, with what its manifest line needs."""
+    name: str  # the snapshot file's name, e.g. net9-s18-n5000-g9120.bin
+    network: str  # the playing network's name, e.g. net9
+    net_checksum: str
+    seed: int
+    nodes: str
+    random_plies: str
+    games: int
+    positions: int
+    sha256_16: str
+    engine: str
+
+
+def table_rows(readme: str) -> list[list[str]]:
+    """The cells of the step table's rows (those starting with a step number), in order."""
+    rows = []
+    for line in readme.splitlines():
+        if re.match(r"^\|\s*\d+\s*\|", line):
+            rows.append([cell.strip() for cell in line.strip().strip("|").split("|")])
+    return rows
+
+
+def last_step(readme: str) -> Step:
+    """The table's last step: its number and its candidate's checksum."""
+    rows = table_rows(readme)
+    if not rows:
+        raise ValueError("nets/README.md has no step table rows")
+    cells = rows[-1]
+    match = re.fullmatch(r"`0x([0-9a-f]{16})`", cells[6])
+    if not match:
+        raise ValueError(f"the last step's checksum cell {cells[6]!r} is not `0x` and 16 hex digits")
+    return Step(int(cells[0]), match.group(1))
+
+
+def append_row(readme: str, row: str) -> str:
+    """The README with `row` added after the table's last row."""
+    lines = readme.splitlines(keepends=True)
+    last = max(i for i, line in enumerate(lines) if re.match(r"^\|\s*\d+\s*\|", line))
+    return "".join(lines[: last + 1] + [row.rstrip("\n") + "\n"] + lines[last + 1:])
+
+
+def parse_net_loss(text: str) -> dict[str, Screen]:
+    """`escaque net-loss`'s table, by network path."""
+    screens: dict[str, Screen] = {}
+    path = None
+    for line in text.splitlines():
+        header = re.match(r"^(\S.*?)\s{2,}([0-9a-f]{16})\s{2,}", line)
+        if header:
+            path = header.group(1)
+            screens[path] = Screen(header.group(2), None, None)
+            continue
+        scaled = re.match(r"^\s+at its best scale .*?loss [0-9.]+\s+(.*)$", line)
+        if scaled and path is not None:
+            rest = scaled.group(1).strip()
+            if rest == "(reference)":
+                continue
+            numbers = re.fullmatch(r"([+-]?[0-9.]+)\s*±\s*([0-9.]+)", rest.replace(MINUS, "-"))
+            if not numbers:
+                raise ValueError(f"net-loss: cannot read {rest!r} for {path}")
+            screens[path].difference = float(numbers.group(1))
+            screens[path].error = float(numbers.group(2))
+    return screens
+
+
+def format_screen(difference: float, error: float) -> str:
+    """-0.000322, 0.000186 -> "−0.00032 ± 0.00019", as the table writes it."""
+    sign = MINUS if difference < 0 else "+"
+    return f"{sign}{abs(difference):.5f} ± {error:.5f}"
+
+
+def format_lr(lr: float) -> str:
+    """0.0003 -> "3e-4"."""
+    mantissa, exponent = f"{lr:e}".split("e")
+    return f"{float(mantissa):g}e{int(exponent)}"
+
+
+def step_row(step: int, date: str, source: str, snapshots: list[Snapshot], epochs: int, lr: float,
+             checksum: str, screen: str) -> str:
+    games = "; ".join(f"seed {s.seed}'s first {s.games:,} games (`{s.sha256_16}`)" for s in snapshots)
+    positions = sum(s.positions for s in snapshots)
+    return (f"| {step} | {date} | {source} | {games} | {positions:,} | {epochs} epochs, lr {format_lr(lr)} "
+            f"| `0x{checksum}` | {screen} |")
+
+
+def manifest_line(snapshot: Snapshot, step: int) -> str:
+    name = (f"snap-s{snapshot.seed}-g{snapshot.games}.bin (candidate step {step}'s training, nets/README.md: "
+            f"the first {snapshot.games} games of seed {snapshot.seed})")
+    return "\t".join([name, snapshot.network, snapshot.net_checksum, str(snapshot.seed), snapshot.nodes,
+                      snapshot.random_plies, str(snapshot.games), str(snapshot.positions), snapshot.sha256_16,
+                      "yes", snapshot.engine])
+
+
+def stepped_seeds(manifest: str) -> dict[int, int]:
+    """Seeds some step trained on already (seed -> step), from the manifest's snapshot lines."""
+    seeds = {}
+    for line in manifest.splitlines():
+        match = re.match(r"^snap-s(\d+)-g\d+\.bin \(candidate step (\d+)'s training", line)
+        if match:
+            seeds[int(match.group(1))] = int(match.group(2))
+    return seeds
+
+
+def engine_of(manifest: str, file_name: str) -> str:
+    """The 'engine' column of the manifest line for `file_name`, or "?" if it has none."""
+    for line in manifest.splitlines():
+        fields = line.split("\t")
+        if fields[0] == file_name and len(fields) >= 11:
+            return fields[10].split()[0]
+    return "?"
