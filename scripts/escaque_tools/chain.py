@@ -1,5 +1,5 @@
-"""The candidate chain's bookkeeping (nets/README.md): its table of steps, the net-loss screen of a
-new step, and the manifest line of each snapshot a step trained on.
+"""The candidate chain's bookkeeping (nets/README.md): its table of steps, which network a new step
+starts from, the net-loss screen of a new step, and the manifest line of each snapshot.
 
 Pure functions over text, so that `scripts/chain-step` only runs commands and writes files.
 """
@@ -14,6 +14,23 @@ MINUS = "\u2212"
 class Step:
     number: int
     checksum: str  # 16 hex digits, without 0x
+
+
+@dataclass(frozen=True)
+class Games:
+    """The whole-game snapshot of one seed that a step trained on."""
+    seed: int
+    games: int
+    sha256_16: str
+
+
+@dataclass
+class Row:
+    """A step of the table: the step it started from (0: the built-in network) and its games."""
+    number: int
+    base: int
+    games: list[Games]
+    checksum: str
 
 
 @dataclass
@@ -54,11 +71,63 @@ def last_step(readme: str) -> Step:
     rows = table_rows(readme)
     if not rows:
         raise ValueError("nets/README.md has no step table rows")
-    cells = rows[-1]
+    return Step(int(rows[-1][0]), checksum_cell(rows[-1]))
+
+
+def checksum_cell(cells: list[str]) -> str:
     match = re.fullmatch(r"`0x([0-9a-f]{16})`", cells[6])
     if not match:
-        raise ValueError(f"the last step's checksum cell {cells[6]!r} is not `0x` and 16 hex digits")
-    return Step(int(cells[0]), match.group(1))
+        raise ValueError(f"step {cells[0]}: the checksum cell {cells[6]!r} is not `0x` and 16 hex digits")
+    return match.group(1)
+
+
+def rows(readme: str) -> list[Row]:
+    """The table's steps, each with its base and the snapshots it trained on."""
+    steps = []
+    for cells in table_rows(readme):
+        source = re.match(r"step (\d+)\b", cells[2])
+        if source:
+            base = int(source.group(1))
+        elif "built in" in cells[2]:
+            base = 0
+        else:
+            raise ValueError(f"step {cells[0]}: cannot read where it started from ({cells[2]!r})")
+        games = [Games(int(seed), int(count.replace(",", "")), sha)
+                 for seed, count, sha in re.findall(r"seed (\d+)'s first ([\d,]+) games \(`([0-9a-f]{16})`\)",
+                                                    cells[3])]
+        if not games:
+            raise ValueError(f"step {cells[0]}: no games in {cells[3]!r}")
+        steps.append(Row(int(cells[0]), base, games, checksum_cell(cells)))
+    return steps
+
+
+def seen(steps: list[Row], number: int) -> set[Games]:
+    """Every snapshot the candidate of step `number` learnt from, through its bases."""
+    learnt: set[Games] = set()
+    while number:
+        row = steps[number - 1]
+        learnt.update(row.games)
+        number = row.base
+    return learnt
+
+
+def choose_base(steps: list[Row], on_disk: set[Games]) -> tuple[int, set[Games]]:
+    """The earliest step on the last candidate's line of bases (0: the built-in network) from which
+    every game the last candidate learnt since is still on this machine, and those games.
+
+    One fine-tune of an earlier network on all of them screens better than fine-tunes one after
+    another (nets/README.md), while no network in the chain sees a game twice: the base never saw
+    them. After a lost machine the last candidate itself is the base (nothing to train again)."""
+    last = len(steps)
+    line = [last]
+    while line[-1]:
+        line.append(steps[line[-1] - 1].base)
+    learnt = seen(steps, last)
+    for base in reversed(line):
+        needed = learnt - seen(steps, base)
+        if needed <= on_disk:
+            return base, needed
+    raise AssertionError("the last step itself needs nothing")
 
 
 def append_row(readme: str, row: str) -> str:
@@ -103,11 +172,10 @@ def format_lr(lr: float) -> str:
     return f"{float(mantissa):g}e{int(exponent)}"
 
 
-def step_row(step: int, date: str, source: str, snapshots: list[Snapshot], epochs: int, lr: float,
+def step_row(step: int, date: str, source: str, games: list[Games], positions: int, epochs: int, lr: float,
              checksum: str, screen: str) -> str:
-    games = "; ".join(f"seed {s.seed}'s first {s.games:,} games (`{s.sha256_16}`)" for s in snapshots)
-    positions = sum(s.positions for s in snapshots)
-    return (f"| {step} | {date} | {source} | {games} | {positions:,} | {epochs} epochs, lr {format_lr(lr)} "
+    trained = "; ".join(f"seed {g.seed}'s first {g.games:,} games (`{g.sha256_16}`)" for g in games)
+    return (f"| {step} | {date} | {source} | {trained} | {positions:,} | {epochs} epochs, lr {format_lr(lr)} "
             f"| `0x{checksum}` | {screen} |")
 
 

@@ -67,8 +67,26 @@ class TestChain(unittest.TestCase):
         screen = chain.format_screen(-0.000322, 0.000186)
         self.assertEqual(screen, "\u22120.00032 ± 0.00019")
         self.assertEqual(chain.format_screen(0.00041, 0.0002), "+0.00041 ± 0.00020")
-        row = chain.step_row(1, "2026-12-02", "net9 (built in)", [SNAPSHOT], 4, 0.0003, "317980f21ec3488c", screen)
+        games = [chain.Games(17, 8068, "11d9d942f05057af")]
+        row = chain.step_row(1, "2026-12-02", "net9 (built in)", games, 668329, 4, 0.0003, "317980f21ec3488c", screen)
         self.assertEqual(row, STEP_1)
+        self.assertEqual(chain.rows(TABLE)[0], chain.Row(1, 0, games, "317980f21ec3488c"))
+
+    def test_a_step_starts_from_the_earliest_base_whose_later_games_are_all_kept(self):
+        s17, s18, s19, s20 = (chain.Games(seed, 1000, f"{seed:016x}") for seed in (17, 18, 19, 20))
+        rows = [chain.Row(1, 0, [s17], "1" * 16),
+                chain.Row(2, 0, [s17, s18], "2" * 16),   # a kept machine: from the built-in net again
+                chain.Row(3, 2, [s19], "3" * 16)]        # after a lost one: from step 2, the new seed alone
+        self.assertEqual(chain.seen(rows, 3), {s17, s18, s19})
+        self.assertEqual(chain.seen(rows, 1), {s17})
+        self.assertEqual(chain.choose_base(rows, {s17, s18, s19, s20}), (0, {s17, s18, s19}))
+        # Seed 17 gone: step 2 learnt it, so the start is step 2 with seed 19 again. Step 1 would
+        # need only kept games (18 and 19) but is not on step 3's line of bases.
+        self.assertEqual(chain.choose_base(rows, {s18, s19}), (2, {s19}))
+        # Nothing kept: the last candidate and the new games alone.
+        self.assertEqual(chain.choose_base(rows, set()), (3, set()))
+        # A snapshot with other bytes is not the one the table names.
+        self.assertEqual(chain.choose_base(rows, {chain.Games(19, 1000, "f" * 16)}), (3, set()))
 
     def test_learning_rates_are_written_short(self):
         self.assertEqual([chain.format_lr(lr) for lr in (0.0003, 0.0001, 0.001, 0.00025)],
