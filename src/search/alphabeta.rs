@@ -186,6 +186,14 @@ impl<'a> Searcher<'a> {
         let board = self.td.root_board;
         let orig_alpha = alpha;
         self.td.pv_len[0] = 0;
+        // The root's static evaluation: ply 2's improving flag compares with it (unset, every
+        // node two plies down counted as improving).
+        self.td.stack[0].static_eval = if board.in_check() {
+            -INF
+        } else {
+            let raw_eval = self.td.evaluate(&board, 0);
+            self.td.corrected_eval(&board, raw_eval)
+        };
         let mut best_score = -INF;
         let mut best_move = Move::NULL;
         self.td.keys.push(board.hash());
@@ -278,6 +286,13 @@ impl<'a> Searcher<'a> {
     ) -> i32 {
         let ply = self.ply;
         if depth <= 0 {
+            // A repetition at the horizon is a draw too: quiescence does not look for one (its
+            // own line is captures and evasions), so the scan comes before it.
+            if self.td.is_draw(board) {
+                self.td.pv_len[ply] = ply;
+                self.td.nodes += 1;
+                return DRAW;
+            }
             return self.qsearch::<PV>(board, alpha, beta, QS_CHECKS.on());
         }
         self.td.pv_len[ply] = ply;
@@ -796,8 +811,9 @@ impl<'a> Searcher<'a> {
         if PV {
             self.td.seldepth = self.td.seldepth.max(ply + 1);
         }
-        // Only the rules the board knows: the repetition scan is the main search's (quiescence
-        // moves are captures and promotions, which reset the clock, and a few evasions).
+        // Only the rules the board knows: the repetition scan is the main search's, made before
+        // it enters quiescence (whose moves are captures and promotions, which reset the clock,
+        // and a few evasions).
         if board.is_fifty_move_or_dead_draw() {
             return DRAW;
         }
