@@ -56,13 +56,18 @@ impl ThreadData {
     /// Whether the position is drawn by rule: fifty moves, a dead position, or a repetition
     /// (once inside the search tree, twice if the earlier positions are from the game).
     fn is_draw(&self, board: &Board) -> bool {
-        board.is_fifty_move_or_dead_draw()
-            || is_repetition_draw(
-                board.hash(),
-                board.halfmove_clock(),
-                &self.keys,
-                self.root_len,
-            )
+        board.is_fifty_move_or_dead_draw() || self.is_repetition(board)
+    }
+
+    /// Whether the position repeats one before it (once inside the search tree, twice if the
+    /// earlier positions are from the game).
+    fn is_repetition(&self, board: &Board) -> bool {
+        is_repetition_draw(
+            board.hash(),
+            board.halfmove_clock(),
+            &self.keys,
+            self.root_len,
+        )
     }
 
     #[inline(always)]
@@ -287,8 +292,9 @@ impl<'a> Searcher<'a> {
         let ply = self.ply;
         if depth <= 0 {
             // A repetition at the horizon is a draw too: quiescence does not look for one (its
-            // own line is captures and evasions), so the scan comes before it.
-            if self.td.is_draw(board) {
+            // own line is captures and evasions), so the scan comes before it. Quiescence
+            // checks the fifty-move rule and dead positions itself.
+            if self.td.is_repetition(board) {
                 self.td.pv_len[ply] = ply;
                 self.td.nodes += 1;
                 return DRAW;

@@ -324,8 +324,8 @@ fn use_nnue_switches_between_the_network_and_the_hand_crafted_evaluation() {
 }
 
 /// `nets/candidate.nnue` is the network the last row of `nets/README.md`'s table names by its
-/// checksum, a file this build plays, in the built-in network's shape (each step fine-tunes the
-/// one before, starting from the built-in network).
+/// checksum, a file this build plays, in the built-in network's shape (every step fine-tunes the
+/// built-in network or a candidate before it).
 #[test]
 fn the_committed_candidate_is_the_one_its_table_names() {
     let root = env!("CARGO_MANIFEST_DIR");
