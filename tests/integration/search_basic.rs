@@ -218,3 +218,38 @@ fn idle_as_soon_as_the_best_move_is_out() {
     engine.wait();
     assert!(!engine.is_searching());
 }
+
+/// A move that repeats the game's position a third time is a draw even at the horizon: a
+/// depth-1 search hands its children to quiescence, which does not scan for repetitions, so the
+/// scan must come first (0543302; before it the repeating move was scored as the lost position).
+#[test]
+fn a_repetition_at_the_horizon_is_a_draw() {
+    use escaque::board::Game;
+    // Two queens against a knight: everything but the repetition loses for Black.
+    let start = Board::from_fen("6nk/8/8/8/8/8/8/K1QQ4 w - - 0 1").unwrap();
+    let mut game = Game::new(start);
+    for text in "a1a2 g8f6 a2a1 f6g8 a1a2 g8f6 a2a1".split_whitespace() {
+        let mv = game.board().parse_uci_move(text, false).unwrap();
+        game.play(mv);
+    }
+    let board = *game.board();
+    let repeat = board.parse_uci_move("f6g8", false).unwrap();
+    assert_eq!(
+        board.make_move(repeat).hash(),
+        start.hash(),
+        "f6g8 returns to the start, seen twice before"
+    );
+    for searchmoves in [vec![repeat], Vec::new()] {
+        let capture = Arc::new(Capture::default());
+        let request = SearchRequest {
+            root_moves: SearchRequest::root_moves(&board, &searchmoves),
+            ..SearchRequest::fixed(board, game.history().to_vec(), depth(1))
+        };
+        Engine::new()
+            .search_sync(request, capture.clone())
+            .expect("a finite search");
+        let score = capture.infos.lock().unwrap().last().unwrap().score;
+        assert_eq!(score, Score::Centipawns(0), "searchmoves {searchmoves:?}");
+        assert_eq!(capture.best.lock().unwrap()[0].0, Some(repeat));
+    }
+}
