@@ -62,11 +62,14 @@ impl ThreadData {
     /// Whether the position repeats one before it (once inside the search tree, twice if the
     /// earlier positions are from the game).
     fn is_repetition(&self, board: &Board) -> bool {
+        // Only the positions since the last null move: a line through a pass is not a game, and
+        // the pass does not reset the clock (as Stockfish bounds the scan by pliesFromNull).
+        let floor = self.null_floor;
         is_repetition_draw(
             board.hash(),
             board.halfmove_clock(),
-            &self.keys,
-            self.root_len,
+            &self.keys[floor..],
+            self.root_len.saturating_sub(floor),
         )
     }
 
@@ -190,6 +193,7 @@ impl<'a> Searcher<'a> {
     pub(super) fn search_root(&mut self, depth: i32, mut alpha: i32, beta: i32) -> i32 {
         let board = self.td.root_board;
         let orig_alpha = alpha;
+        self.td.root_depth = depth;
         self.td.pv_len[0] = 0;
         // The root's static evaluation: ply 2's improving flag compares with it (unset, every
         // node two plies down counted as improving).
@@ -448,8 +452,10 @@ impl<'a> Searcher<'a> {
                 self.td.stack[ply].null_move = true;
                 self.td.stack[ply].piece_to = NO_PIECE_TO;
                 self.td.keys.push(key);
+                let outer_floor = std::mem::replace(&mut self.td.null_floor, self.td.keys.len());
                 let score =
                     -self.search_child::<false>(&child, depth - r, -beta, -beta + 1, !cut_node);
+                self.td.null_floor = outer_floor;
                 self.td.keys.pop();
                 self.td.stack[ply].null_move = false;
                 if self.td.stopped {
@@ -496,7 +502,10 @@ impl<'a> Searcher<'a> {
         // Match: +49.0 ± 28.6 Elo, 300 games at 3+0.03 s (seed 83, LOS 100%).
         let mut tt_move_extension = 0;
         if let Some(e) = tt {
+            // Not beyond twice the iteration's depth, so that extensions cannot compound
+            // along one line without end (Stockfish's cap).
             if ply > 0
+                && (ply as i32) < 2 * self.td.root_depth
                 && depth >= SE_MIN_DEPTH.get()
                 && excluded.is_null()
                 && !tt_move.is_null()
@@ -915,5 +924,35 @@ impl<'a> Searcher<'a> {
             bound,
         );
         best_score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The scan stops at the innermost null move: a position before a pass is not repeated by
+    /// one after it.
+    #[test]
+    fn the_repetition_scan_stops_at_a_null_move() {
+        let board =
+            Board::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 10 6").unwrap();
+        let mut td = ThreadData::try_new(0).unwrap();
+        // The root, three plies of tree, then the same position (White to move) again.
+        td.keys = vec![board.hash(), 1, 2, 3];
+        td.root_len = 0;
+        td.null_floor = 0;
+        assert!(td.is_repetition(&board), "a repetition inside the tree");
+        td.null_floor = 2;
+        assert!(
+            !td.is_repetition(&board),
+            "the repeated position is before the pass"
+        );
+        // After the pass the same position again: a repetition within the pass's line.
+        td.keys = vec![7, 8, board.hash(), 4];
+        td.null_floor = 2;
+        assert!(td.is_repetition(&board));
+        td.null_floor = 3;
+        assert!(!td.is_repetition(&board));
     }
 }

@@ -85,6 +85,11 @@ pub struct ThreadData {
     /// Keys of the game history followed by the keys on the current search path.
     pub keys: Vec<u64>,
     pub root_len: usize,
+    /// Where in `keys` the positions after the innermost null move on the path begin (0 when
+    /// there is none): no position before a pass can be repeated after it.
+    pub null_floor: usize,
+    /// The depth of the iteration being searched.
+    pub root_depth: i32,
     pub root_board: Board,
     pub root_moves: Vec<RootMove>,
     pub pv_idx: usize,
@@ -117,6 +122,8 @@ impl ThreadData {
             pv_len: [0; MAX_PLY + 1],
             keys,
             root_len: 0,
+            null_floor: 0,
+            root_depth: 0,
             root_board: Board::startpos(),
             root_moves: Vec::new(),
             pv_idx: 0,
@@ -144,6 +151,8 @@ impl ThreadData {
         self.keys.clear();
         self.keys.extend_from_slice(&request.history);
         self.root_len = self.keys.len();
+        self.null_floor = 0;
+        self.root_depth = 0;
         self.stack
             .iter_mut()
             .for_each(|e| *e = StackEntry::default());
