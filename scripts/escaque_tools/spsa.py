@@ -116,3 +116,24 @@ def score_pgn(text: str, plus: str, minus: str) -> tuple[int, int, int]:
             else:
                 losses += 1
     return wins, losses, draws
+
+
+# The settings a run keeps from its first step to its last: resuming with other pairs or another
+# time control would change what a step measures halfway through the schedule.
+RUN_SETTINGS = {"pairs": 4, "tc": "2+0.02"}
+
+
+def settle_settings(state: dict, given: Dict[str, object]) -> Dict[str, object]:
+    """The run's settings: those stored in `state` (a state written before settings were stored
+    gets the given or default ones), with any value given on the command line (not None) checked
+    against them. Stores them in `state` and returns them."""
+    stored = state.setdefault("settings", {})
+    for name, default in RUN_SETTINGS.items():
+        value = given.get(name)
+        if name in stored:
+            if value is not None and value != stored[name]:
+                raise ValueError(f"this run plays with {name} {stored[name]!r}, not {value!r}: "
+                                 "start a new state file to change it")
+        else:
+            stored[name] = default if value is None else value
+    return dict(stored)

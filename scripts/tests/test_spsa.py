@@ -67,3 +67,23 @@ class TestScore(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestSettings(unittest.TestCase):
+    def test_a_new_run_stores_the_given_settings_or_the_defaults(self):
+        state = {}
+        self.assertEqual(spsa.settle_settings(state, {"pairs": 2, "tc": None}), {"pairs": 2, "tc": "2+0.02"})
+        self.assertEqual(state["settings"], {"pairs": 2, "tc": "2+0.02"})
+
+    def test_a_resumed_run_keeps_its_settings(self):
+        state = {"settings": {"pairs": 2, "tc": "2+0.02"}}
+        self.assertEqual(spsa.settle_settings(state, {"pairs": None, "tc": None}), {"pairs": 2, "tc": "2+0.02"})
+        self.assertEqual(spsa.settle_settings(state, {"pairs": 2, "tc": "2+0.02"})["pairs"], 2)
+
+    def test_a_resumed_run_refuses_other_settings(self):
+        state = {"settings": {"pairs": 2, "tc": "2+0.02"}}
+        with self.assertRaises(ValueError):
+            spsa.settle_settings(state, {"pairs": 4, "tc": None})
+        with self.assertRaises(ValueError):
+            spsa.settle_settings(state, {"pairs": None, "tc": "8+0.08"})
+        self.assertEqual(state["settings"], {"pairs": 2, "tc": "2+0.02"})
