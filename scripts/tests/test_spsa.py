@@ -65,10 +65,6 @@ class TestScore(unittest.TestCase):
         self.assertEqual(spsa.score_pgn(text, "plus", "minus"), (2, 1, 1))
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class TestSettings(unittest.TestCase):
     def test_a_new_run_stores_the_given_settings_or_the_defaults(self):
         state = {}
@@ -87,3 +83,7 @@ class TestSettings(unittest.TestCase):
         with self.assertRaises(ValueError):
             spsa.settle_settings(state, {"pairs": None, "tc": "8+0.08"})
         self.assertEqual(state["settings"], {"pairs": 2, "tc": "2+0.02"})
+
+
+if __name__ == "__main__":
+    unittest.main()
