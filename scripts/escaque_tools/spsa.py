@@ -137,3 +137,9 @@ def settle_settings(state: dict, given: Dict[str, object]) -> Dict[str, object]:
         else:
             stored[name] = default if value is None else value
     return dict(stored)
+
+
+def match_options(tunables: List[Tunable]) -> List[str]:
+    """Theta as the engine's integer settings, one `option.Name=value` argument each: what
+    `scripts/match --engine` (and fastchess' `-engine`) takes for the confirmation match."""
+    return [f"option.{t.name}={int(round(t.value))}" for t in tunables]

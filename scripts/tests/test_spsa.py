@@ -85,5 +85,11 @@ class TestSettings(unittest.TestCase):
         self.assertEqual(state["settings"], {"pairs": 2, "tc": "2+0.02"})
 
 
+class TestMatchOptions(unittest.TestCase):
+    def test_theta_rounds_to_the_engines_integer_options(self):
+        table = [spsa.Tunable("RfpMargin", 74.4, 20, 200, 8.0, 0.002), spsa.Tunable("NmpBase", 2.6, 1, 6, 0.5, 0.002)]
+        self.assertEqual(spsa.match_options(table), ["option.RfpMargin=74", "option.NmpBase=3"])
+
+
 if __name__ == "__main__":
     unittest.main()
