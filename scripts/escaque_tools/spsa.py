@@ -50,6 +50,10 @@ class Tunable:
     def clamp(self, value: float) -> float:
         return min(max(value, float(self.minimum)), float(self.maximum))
 
+    def setting(self) -> int:
+        """Theta as the engine takes it (an integer option)."""
+        return int(round(self.value))
+
 
 def parse_table(text: str) -> List[Tunable]:
     return [Tunable.parse(line) for line in text.splitlines() if line.strip()]
@@ -142,4 +146,4 @@ def settle_settings(state: dict, given: Dict[str, object]) -> Dict[str, object]:
 def match_options(tunables: List[Tunable]) -> List[str]:
     """Theta as the engine's integer settings, one `option.Name=value` argument each: what
     `scripts/match --engine` (and fastchess' `-engine`) takes for the confirmation match."""
-    return [f"option.{t.name}={int(round(t.value))}" for t in tunables]
+    return [f"option.{t.name}={t.setting()}" for t in tunables]
