@@ -1,5 +1,5 @@
-//! The alpha-beta search proper: the root, principal variation search with its pruning and
-//! reductions, and quiescence. Scores are from the side to move's point of view.
+//! The alpha-beta search proper: the root and principal variation search with its pruning and
+//! reductions (ProbCut and quiescence are in their own files). Scores are from the side to move's point of view.
 //!
 //! "Match:" notes give what each rule is worth, measured by playing the engine against a build with
 //! only that rule removed (scripts/match, 50 games at 2+0.02 s, noob_3moves both colours, seed 21,
@@ -9,149 +9,23 @@
 //! each against the same build without it (3+0.03 s, Hash 16, 2 games at a time, seeds 101-105
 //! and 109, on 3e459f8): their notes give that result; rules it did not support were removed.
 
-use super::history::{captured_slot, piece_to, ContKeys, NO_PIECE_TO};
+use super::history::{captured_slot, piece_to, NO_PIECE_TO};
 use super::params::*;
 use super::picker::MovePicker;
 use super::thread::{Shared, ThreadData};
-use crate::board::{is_repetition_draw, Board, CheckSquares};
+use crate::board::{Board, CheckSquares};
 use crate::evaluation::Evaluation;
 use crate::tt::{score_from_tt, score_to_tt, Bound as TtBound};
 use crate::types::{Move, Piece};
-
-impl ThreadData {
-    /// The static evaluation of the position at `ply` for the side to move: the network's (the
-    /// accumulator of `ply` is computed on demand) or, with `Use NNUE` off, the hand-crafted one; known
-    /// draws (e.g. two knights against a bare king) are exactly 0 either way.
-    #[inline]
-    fn evaluate(&mut self, board: &Board, ply: usize) -> i32 {
-        match &self.eval {
-            Evaluation::HandCrafted => crate::hce::evaluate(board),
-            Evaluation::Network(net) => {
-                let score = self.nnue.evaluate(net, ply, board);
-                crate::hce::scale_known_draw(board, score)
-            }
-        }
-    }
-
-    /// `raw_eval` corrected by what the search learned about positions like `board` (see
-    /// `correction`). An exact 0 is the known-draw verdict (two knights against a bare king)
-    /// and stays 0; in check (`-INF`, no static evaluation) stays too. Match against the same
-    /// build without it: +19.7 ± 28.4 Elo, 300 games at 3+0.03 s (seed 81, LOS 91%).
-    #[inline]
-    fn corrected_eval(&self, board: &Board, raw_eval: i32) -> i32 {
-        if raw_eval == 0 || raw_eval == -INF {
-            return raw_eval;
-        }
-        (raw_eval + self.corr.correction(board)).clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
-    }
-
-    /// Brings the accumulator of `ply + 1` up to date for `board.make_move(mv)`.
-    #[inline]
-    fn push_move(&mut self, ply: usize, board: &Board, mv: Move) {
-        if let Evaluation::Network(net) = &self.eval {
-            self.nnue.push_move(net, ply, board, mv);
-        }
-    }
-
-    /// Whether the position is drawn by rule: fifty moves, a dead position, or a repetition
-    /// (once inside the search tree, twice if the earlier positions are from the game).
-    fn is_draw(&self, board: &Board) -> bool {
-        board.is_fifty_move_or_dead_draw() || self.is_repetition(board)
-    }
-
-    /// Whether the position repeats one before it (once inside the search tree, twice if the
-    /// earlier positions are from the game).
-    fn is_repetition(&self, board: &Board) -> bool {
-        // Only the positions since the last null move: a line through a pass is not a game, and
-        // the pass does not reset the clock (as Stockfish bounds the scan by pliesFromNull).
-        let floor = self.null_floor;
-        is_repetition_draw(
-            board.hash(),
-            board.halfmove_clock(),
-            &self.keys[floor..],
-            self.root_len.saturating_sub(floor),
-        )
-    }
-
-    #[inline(always)]
-    fn update_pv(&mut self, ply: usize, mv: Move) {
-        let child_len = self.pv_len[ply + 1].max(ply + 1);
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
-        head[ply][ply] = mv;
-        head[ply][ply + 1..child_len].copy_from_slice(&tail[0][ply + 1..child_len]);
-        self.pv_len[ply] = child_len;
-    }
-
-    /// Continuation-history keys of the moves one, two and four plies before `ply`.
-    #[inline(always)]
-    fn cont_keys(&self, ply: usize) -> ContKeys {
-        let back = |plies: usize| {
-            if ply >= plies {
-                self.stack[ply - plies].piece_to
-            } else {
-                NO_PIECE_TO
-            }
-        };
-        [back(1), back(2), back(4)]
-    }
-
-    /// Rewards the move that caused a cutoff and penalises the ones tried before it.
-    #[allow(clippy::too_many_arguments)]
-    fn update_histories(
-        &mut self,
-        board: &Board,
-        ply: usize,
-        depth: i32,
-        best: Move,
-        quiets: &[Move],
-        noisy: &[Move],
-        us: crate::types::Color,
-    ) {
-        let bonus = history_bonus(depth);
-        let cont = self.cont_keys(ply);
-        if !best.is_noisy() {
-            let entry = &mut self.stack[ply].killers;
-            if entry[0] != best {
-                entry[1] = entry[0];
-                entry[0] = best;
-            }
-            self.hist.set_counter(cont[0], best);
-            for (&mv, b) in std::iter::once(&best)
-                .map(|m| (m, bonus))
-                .chain(quiets.iter().map(|m| (m, -bonus)))
-            {
-                let pt = piece_to(board.piece_on(mv.from()).expect("origin"), mv.to());
-                self.hist.update_butterfly(us, mv, b);
-                self.hist.update_continuation(cont[0], pt, b);
-                self.hist.update_continuation(cont[1], pt, b);
-                // The move four plies back (our own previous move but one): its table only
-                // learns while it counts. Off by default: alone, weight 100 against 0 lost
-                // −16.5 ± 20.9 (400 games, 10+0.1, net9).
-                if CONT_HIST_4_WEIGHT.on() {
-                    self.hist.update_continuation(cont[2], pt, b);
-                }
-            }
-        } else {
-            let piece = board.piece_on(best.from()).expect("origin");
-            self.hist
-                .update_capture(piece, best.to(), captured_slot(board, best), bonus);
-        }
-        for &mv in noisy {
-            let piece = board.piece_on(mv.from()).expect("origin");
-            self.hist
-                .update_capture(piece, mv.to(), captured_slot(board, mv), -bonus);
-        }
-    }
-}
 
 /// One thread at work on one search: its own state, what all threads share, and how far the
 /// current node is from the root. Built for each root search, so the recursion carries only
 /// what changes from node to node (the position, depth and window).
 pub(super) struct Searcher<'a> {
-    td: &'a mut ThreadData,
-    sh: &'a Shared<'a>,
+    pub(super) td: &'a mut ThreadData,
+    pub(super) sh: &'a Shared<'a>,
     /// Distance from the root of the node being searched: raised around each child's search.
-    ply: usize,
+    pub(super) ply: usize,
 }
 
 impl<'a> Searcher<'a> {
@@ -159,7 +33,7 @@ impl<'a> Searcher<'a> {
     /// recorded for the network's accumulators and continuation history, and its table and
     /// correction entries prefetched.
     #[inline(always)]
-    fn play(&mut self, board: &Board, mv: Move, moved: Piece) -> Board {
+    pub(super) fn play(&mut self, board: &Board, mv: Move, moved: Piece) -> Board {
         let ply = self.ply;
         let child = board.make_move(mv);
         self.td.push_move(ply, board, mv);
@@ -175,7 +49,7 @@ impl<'a> Searcher<'a> {
     /// Searches the child position `child` of the current node, one ply further from the root
     /// (the caller negates the score and the window).
     #[inline(always)]
-    fn search_child<const PV: bool>(
+    pub(super) fn search_child<const PV: bool>(
         &mut self,
         child: &Board,
         depth: i32,
@@ -742,217 +616,5 @@ impl<'a> Searcher<'a> {
             );
         }
         best_score
-    }
-
-    /// ProbCut at a non-PV node: the first capture or promotion whose exchange gains at
-    /// least `probcut_beta - static_eval` and that holds `probcut_beta` in quiescence and then
-    /// in a reduced search; its score (stored in the table as a lower bound), or `None`.
-    /// `evals`: the static evaluation, corrected and raw.
-    #[allow(clippy::too_many_arguments)]
-    fn probcut(
-        &mut self,
-        board: &Board,
-        depth: i32,
-        probcut_beta: i32,
-        beta: i32,
-        (static_eval, raw_eval): (i32, i32),
-        tt_move: Move,
-        cut_node: bool,
-    ) -> Option<i32> {
-        let ply = self.ply;
-        let key = board.hash();
-        let threshold = probcut_beta - static_eval;
-        let reduced = depth - PROBCUT_REDUCTION.get();
-        let cont = self.td.cont_keys(ply);
-        let mut picker = MovePicker::new_qsearch(tt_move, false, false, cont);
-        self.td.keys.push(key);
-        let mut cut = None;
-        while let Some(mv) = picker.next(board, &self.td.hist) {
-            if !board.see_ge(mv, threshold) {
-                continue;
-            }
-            let moved = board.piece_on(mv.from()).expect("origin");
-            let child = self.play(board, mv, moved);
-            self.td.stack[ply].null_move = false;
-            let mut score =
-                -self.search_child::<false>(&child, 0, -probcut_beta, -probcut_beta + 1, false);
-            if score >= probcut_beta && reduced > 0 {
-                score = -self.search_child::<false>(
-                    &child,
-                    reduced,
-                    -probcut_beta,
-                    -probcut_beta + 1,
-                    !cut_node,
-                );
-            }
-            if self.td.stopped {
-                break;
-            }
-            if score >= probcut_beta {
-                self.sh.tt.store(
-                    key,
-                    mv,
-                    score_to_tt(score, ply, TB_WIN_BOUND),
-                    raw_eval,
-                    reduced + 1,
-                    TtBound::Lower,
-                );
-                if score.abs() < TB_WIN_BOUND {
-                    cut = Some(score - (probcut_beta - beta));
-                }
-                break;
-            }
-        }
-        self.td.keys.pop();
-        cut
-    }
-
-    /// Quiescence search: captures and promotions until the position is quiet (all evasions when
-    /// in check), with the static evaluation as a stand-pat lower bound. `checks`: the first
-    /// quiescence ply, which also tries the quiet moves that give check.
-    fn qsearch<const PV: bool>(
-        &mut self,
-        board: &Board,
-        mut alpha: i32,
-        beta: i32,
-        checks: bool,
-    ) -> i32 {
-        let ply = self.ply;
-        self.td.pv_len[ply] = ply;
-        self.td.nodes += 1;
-        if self.td.check_stop(self.sh) {
-            return 0;
-        }
-        if PV {
-            self.td.seldepth = self.td.seldepth.max(ply + 1);
-        }
-        // Only the rules the board knows: the repetition scan is the main search's, made before
-        // it enters quiescence (whose moves are captures and promotions, which reset the clock,
-        // and a few evasions).
-        if board.is_fifty_move_or_dead_draw() {
-            return DRAW;
-        }
-        let in_check = board.in_check();
-        if ply >= MAX_PLY - 1 {
-            return if in_check {
-                DRAW
-            } else {
-                self.td.evaluate(board, ply)
-            };
-        }
-        let key = board.hash();
-        let tt = self.sh.tt.probe(key);
-        let tt_score = tt.map_or(-INF, |e| score_from_tt(e.score, ply, TB_WIN_BOUND));
-        if let Some(e) = tt {
-            if !PV && e.bound.settles(tt_score, alpha, beta) {
-                return tt_score;
-            }
-        }
-        let mut raw_eval = -INF;
-        let mut best_score = -INF;
-        if !in_check {
-            raw_eval = match tt {
-                Some(e) if e.eval != -INF && e.eval.abs() < TB_WIN_BOUND => e.eval,
-                _ => self.td.evaluate(board, ply),
-            };
-            best_score = self.td.corrected_eval(board, raw_eval);
-            // Stand pat: the side to move can usually do at least as well as doing nothing.
-            if best_score >= beta {
-                if tt.is_none() {
-                    self.sh.tt.store(
-                        key,
-                        Move::NULL,
-                        score_to_tt(best_score, ply, TB_WIN_BOUND),
-                        raw_eval,
-                        -1,
-                        TtBound::Lower,
-                    );
-                }
-                return best_score;
-            }
-            alpha = alpha.max(best_score);
-        }
-        let orig_alpha = alpha;
-        let cont = self.td.cont_keys(ply);
-        // Quiet checks at the first quiescence ply (not SEE-losing ones: the SEE rule below
-        // skips them): the mates and forks just past the horizon. Off by default (`QsChecks`): alone
-        // it lost, −15.6 ± 20.9 on against off (400 games, 10+0.1, net4).
-        let mut picker =
-            MovePicker::new_qsearch(tt.map_or(Move::NULL, |e| e.mv), in_check, checks, cont);
-        let mut best_move = Move::NULL;
-        let mut moves = 0;
-        while let Some(mv) = picker.next(board, &self.td.hist) {
-            moves += 1;
-            // SEE pruning: skip captures that lose material. (No delta pruning, which skipped a
-            // capture whose clean gain cannot reach alpha: on the network it measured -7.5 ±
-            // 38.8, 140 games (seed 104), so it was removed.)
-            if !in_check && best_score > -TB_WIN_BOUND && !board.see_ge(mv, 0) {
-                continue;
-            }
-            let moved = board.piece_on(mv.from()).expect("origin");
-            let child = self.play(board, mv, moved);
-            self.ply += 1;
-            let score = -self.qsearch::<PV>(&child, -beta, -alpha, false);
-            self.ply -= 1;
-            if self.td.stopped {
-                return 0;
-            }
-            if score > best_score {
-                best_score = score;
-                if score > alpha {
-                    best_move = mv;
-                    if PV {
-                        self.td.update_pv(ply, mv);
-                    }
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        if in_check && moves == 0 {
-            return -MATE + ply as i32;
-        }
-        let bound = TtBound::of_result(best_score, orig_alpha, beta, PV);
-        self.sh.tt.store(
-            key,
-            best_move,
-            score_to_tt(best_score, ply, TB_WIN_BOUND),
-            raw_eval,
-            -1,
-            bound,
-        );
-        best_score
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The scan stops at the innermost null move: a position before a pass is not repeated by
-    /// one after it.
-    #[test]
-    fn the_repetition_scan_stops_at_a_null_move() {
-        let board =
-            Board::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 10 6").unwrap();
-        let mut td = ThreadData::try_new(0).unwrap();
-        // The root, three plies of tree, then the same position (White to move) again.
-        td.keys = vec![board.hash(), 1, 2, 3];
-        td.root_len = 0;
-        td.null_floor = 0;
-        assert!(td.is_repetition(&board), "a repetition inside the tree");
-        td.null_floor = 2;
-        assert!(
-            !td.is_repetition(&board),
-            "the repeated position is before the pass"
-        );
-        // After the pass the same position again: a repetition within the pass's line.
-        td.keys = vec![7, 8, board.hash(), 4];
-        td.null_floor = 2;
-        assert!(td.is_repetition(&board));
-        td.null_floor = 3;
-        assert!(!td.is_repetition(&board));
     }
 }
