@@ -83,12 +83,7 @@ impl<'a> Searcher<'a> {
         for i in self.td.pv_idx..self.td.root_moves.len() {
             let mv = self.td.root_moves[i].mv;
             let nodes_before = self.td.nodes;
-            let child = board.make_move(mv);
-            self.td.push_move(0, &board, mv);
-            self.sh.tt.prefetch(child.hash());
-            self.td.corr.prefetch(&child);
-            self.td.stack[0].piece_to =
-                piece_to(board.piece_on(mv.from()).expect("origin"), mv.to());
+            let child = self.play(&board, mv, board.piece_on(mv.from()).expect("origin"));
             // Root checks are still searched a ply deeper (the measurement that removed the
             // check extension inside the tree kept this one).
             let new_depth = depth - 1 + i32::from(child.in_check());
