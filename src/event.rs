@@ -132,13 +132,26 @@ mod tests {
     fn wait_while_ends_when_notified_of_the_change() {
         let event = Arc::new(Event::default());
         let hold = Arc::new(AtomicBool::new(true));
+        let (done_tx, done_rx) = std::sync::mpsc::channel();
         let waiter = {
             let (event, hold) = (Arc::clone(&event), Arc::clone(&hold));
-            std::thread::spawn(move || event.wait_while(|| hold.load(Ordering::Acquire)))
+            std::thread::spawn(move || {
+                event.wait_while(|| hold.load(Ordering::Acquire));
+                done_tx.send(()).unwrap();
+            })
         };
         std::thread::sleep(Duration::from_millis(20));
+        assert!(
+            done_rx.try_recv().is_err(),
+            "the waiter returned while its condition held"
+        );
         hold.store(false, Ordering::Release);
         event.notify();
+        // A lost wake-up fails here instead of hanging the test run.
+        assert!(
+            done_rx.recv_timeout(Duration::from_secs(60)).is_ok(),
+            "the waiter was not woken by the notification"
+        );
         waiter.join().unwrap();
     }
 }

@@ -195,11 +195,16 @@ fn available_memory_bytes() -> Option<u64> {
 /// over-large allocation can succeed and then get the process killed when the pages are first
 /// written). Shared by the search's and perft's tables.
 pub(crate) fn table_bytes(mb: usize) -> Result<usize, String> {
+    table_bytes_within(mb, available_memory_bytes())
+}
+
+/// [`table_bytes`] against `available` bytes of memory (`None`: unknown, so not limited).
+fn table_bytes_within(mb: usize, available: Option<u64>) -> Result<usize, String> {
     let bytes = mb
         .max(1)
         .checked_mul(1024 * 1024)
         .ok_or_else(|| format!("{mb} MB does not fit in memory addresses"))?;
-    if let Some(available) = available_memory_bytes() {
+    if let Some(available) = available {
         // Leave room for the rest of the process and the system.
         if bytes as u64 > available.saturating_sub(available / 8) {
             return Err(format!(
@@ -249,6 +254,27 @@ pub(crate) fn try_zeroed_vec<T: Zeroable>(len: usize) -> Option<Vec<T>> {
 mod tests {
     use super::*;
     use std::sync::atomic::{AtomicU64, Ordering};
+
+    /// A table must leave an eighth of the available memory free, whatever machine runs the
+    /// tests (the UCI test of `Hash 65536` can only refuse on a machine with less than 64 GB).
+    #[test]
+    fn tables_beyond_the_available_memory_are_refused() {
+        const MB: u64 = 1 << 20;
+        let available = Some(8192 * MB);
+        assert_eq!(table_bytes_within(16, available), Ok(16 << 20));
+        assert_eq!(table_bytes_within(7168, available), Ok(7168 << 20));
+        let refused = table_bytes_within(7169, available).unwrap_err();
+        assert_eq!(
+            refused,
+            "7169 MB is more than the 8192 MB of memory available"
+        );
+        assert!(table_bytes_within(65_536, Some(24 * 1024 * MB)).is_err());
+        assert!(table_bytes_within(65_536, Some(128 * 1024 * MB)).is_ok());
+        // Unknown memory limits nothing but the address space; 0 MB is taken as 1.
+        assert_eq!(table_bytes_within(65_536, None), Ok(65_536 << 20));
+        assert_eq!(table_bytes_within(0, available), Ok(1 << 20));
+        assert!(table_bytes_within(usize::MAX, None).is_err());
+    }
 
     #[test]
     fn tables_of_every_size_start_zeroed_and_keep_their_writes() {

@@ -1,5 +1,4 @@
 use super::*;
-use crate::types::Move;
 
 #[test]
 fn startpos_has_twenty_moves() {
@@ -12,5 +11,4 @@ fn null_move_round_trip_key() {
     let b = Board::startpos();
     let n = b.make_null_move().make_null_move();
     assert_eq!(n.hash(), b.hash());
-    let _ = Move::NULL;
 }

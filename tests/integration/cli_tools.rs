@@ -130,6 +130,8 @@ fn datagen_then_tune_round_trip() {
     };
     let table = tune_table(&["--epochs", "2"]);
     assert!(table.contains("PARAMS"), "{table}");
+    // Two epochs at the default step size move some weight: a tuner that does nothing fails.
+    assert_ne!(table, tune::to_rust(&escaque::hce::PARAMS));
 
     // A zero step size reaches the tuner: the weights come back exactly as the engine has them.
     let table = tune_table(&["--epochs", "3", "--lr", "0", "--l2", "0.5"]);

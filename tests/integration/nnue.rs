@@ -173,10 +173,12 @@ fn the_evaluation_is_symmetric_under_colour_flip() {
     // gets the same score.
     let (_, bucketed) = random_bucketed();
     for net in [(*Network::default_network()).clone(), bucketed] {
+        let mut checked = 0;
         for_random_positions(0xF11F, 20, 60, |board| {
             if board.castling_rights().0 != 0 || board.en_passant().is_some() {
                 return;
             }
+            checked += 1;
             let fen = board.to_fen();
             let fields: Vec<&str> = fen.split(' ').collect();
             let flipped_rows: Vec<String> = fields[0]
@@ -203,6 +205,8 @@ fn the_evaluation_is_symmetric_under_colour_flip() {
                 "{fen}"
             );
         });
+        // The positions without castling rights or en passant must not be a handful.
+        assert!(checked > 500, "only {checked} positions checked");
     }
 }
 
