@@ -21,7 +21,11 @@ fn main() {
         fake::run(args.get(2).map_or("honest", String::as_str));
         return;
     }
-    let tests: [(&str, fn()); 6] = [
+    let tests: [(&str, fn()); 7] = [
+        (
+            "the_command_line_is_read_as_libtest_reads_it",
+            the_command_line_is_read_as_libtest_reads_it,
+        ),
         (
             "finds_an_underpromotion_dropped_deep_in_the_tree",
             finds_an_underpromotion_dropped_deep_in_the_tree,
@@ -41,11 +45,10 @@ fn main() {
             unreadable_divides_are_an_error,
         ),
     ];
-    // As libtest does: words that are not flags select the tests whose names contain one.
-    let filters: Vec<&String> = args[1..].iter().filter(|a| !a.starts_with('-')).collect();
+    let selection = Selection::parse(&args[1..]);
     let selected: Vec<_> = tests
         .iter()
-        .filter(|(name, _)| filters.is_empty() || filters.iter().any(|f| name.contains(f.as_str())))
+        .filter(|(name, _)| selection.selects(name))
         .collect();
     // `--list` as libtest answers it, for test runners that ask first (cargo nextest).
     if args.iter().any(|a| a == "--list") {
@@ -61,6 +64,86 @@ fn main() {
         println!("test {name} ... ok");
     }
     println!("\ntest result: ok. {} passed\n", selected.len());
+}
+
+/// Which tests a command line selects, read as libtest reads it: words that are not flags are
+/// filters (a name containing one, or equal to it with `--exact`), `--skip NAME` drops the names
+/// containing NAME, `--ignored` selects none (no test here is ignored), and the values of the
+/// other flags that take one (`--test-threads 1`) are not filters.
+#[derive(Debug, Default, PartialEq)]
+struct Selection {
+    filters: Vec<String>,
+    skips: Vec<String>,
+    exact: bool,
+    ignored_only: bool,
+}
+
+impl Selection {
+    fn parse(args: &[String]) -> Selection {
+        const WITH_VALUE: [&str; 6] = [
+            "--test-threads",
+            "--color",
+            "--format",
+            "--logfile",
+            "--shuffle-seed",
+            "-Z",
+        ];
+        let mut selection = Selection::default();
+        let mut args = args.iter();
+        while let Some(arg) = args.next() {
+            match arg.as_str() {
+                "--skip" => selection.skips.extend(args.next().cloned()),
+                "--exact" => selection.exact = true,
+                "--ignored" => selection.ignored_only = true,
+                flag if WITH_VALUE.contains(&flag) => {
+                    args.next();
+                }
+                flag if flag.starts_with("--skip=") => {
+                    selection.skips.push(flag["--skip=".len()..].to_string())
+                }
+                flag if flag.starts_with('-') => {}
+                filter => selection.filters.push(filter.to_string()),
+            }
+        }
+        selection
+    }
+
+    fn selects(&self, name: &str) -> bool {
+        let matches = |pattern: &String| {
+            if self.exact {
+                name == pattern
+            } else {
+                name.contains(pattern.as_str())
+            }
+        };
+        !self.ignored_only
+            && (self.filters.is_empty() || self.filters.iter().any(matches))
+            && !self.skips.iter().any(matches)
+    }
+}
+
+fn the_command_line_is_read_as_libtest_reads_it() {
+    let parse = |line: &str| {
+        Selection::parse(
+            &line
+                .split_whitespace()
+                .map(String::from)
+                .collect::<Vec<_>>(),
+        )
+    };
+    let all = parse("");
+    assert!(all.selects("finds_a_dropped_en_passant"));
+    // The value of --test-threads is not a filter.
+    assert_eq!(parse("--test-threads 1 --nocapture"), all);
+    let some = parse("dropped --skip en_passant");
+    assert!(some.selects("finds_an_underpromotion_dropped_deep_in_the_tree"));
+    assert!(!some.selects("finds_a_dropped_en_passant"));
+    assert!(!some.selects("agrees_with_escaque_itself"));
+    assert!(!parse("--skip=escaque").selects("agrees_with_escaque_itself"));
+    let exact = parse("--exact dropped");
+    assert!(!exact.selects("finds_a_dropped_en_passant"));
+    assert!(parse("--exact finds_a_dropped_en_passant").selects("finds_a_dropped_en_passant"));
+    assert!(!parse("--ignored").selects("agrees_with_escaque_itself"));
 }
 
 /// The command line that starts the fake engine in `mode`.
