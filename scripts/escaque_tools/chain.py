@@ -173,9 +173,11 @@ def format_lr(lr: float) -> str:
 
 
 def step_row(step: int, date: str, source: str, games: list[Games], positions: int, epochs: int, lr: float,
-             checksum: str, screen: str) -> str:
+             checksum: str, screen: str, loss_power: float = 2.0) -> str:
+    """The table's row of a step; the loss power is named where it is not the trainer's 2."""
     trained = "; ".join(f"seed {g.seed}'s first {g.games:,} games (`{g.sha256_16}`)" for g in games)
-    return (f"| {step} | {date} | {source} | {trained} | {positions:,} | {epochs} epochs, lr {format_lr(lr)} "
+    power = "" if loss_power == 2.0 else f", loss power {loss_power:g}"
+    return (f"| {step} | {date} | {source} | {trained} | {positions:,} | {epochs} epochs, lr {format_lr(lr)}{power} "
             f"| `0x{checksum}` | {screen} |")
 
 

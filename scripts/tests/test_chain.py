@@ -70,6 +70,11 @@ class TestChain(unittest.TestCase):
         games = [chain.Games(17, 8068, "11d9d942f05057af")]
         row = chain.step_row(1, "2026-12-02", "net9 (built in)", games, 668329, 4, 0.0003, "317980f21ec3488c", screen)
         self.assertEqual(row, STEP_1)
+        # A loss power other than the trainer's 2 is part of the recipe the row states.
+        powered = chain.step_row(1, "2026-12-02", "net9 (built in)", games, 668329, 4, 0.0003, "317980f21ec3488c",
+                                 screen, 2.5)
+        self.assertEqual(powered, STEP_1.replace("lr 3e-4 |", "lr 3e-4, loss power 2.5 |"))
+        self.assertEqual(chain.rows(TABLE.replace(STEP_1, powered))[0], chain.Row(1, 0, games, "317980f21ec3488c"))
         self.assertEqual(chain.rows(TABLE)[0], chain.Row(1, 0, games, "317980f21ec3488c"))
 
     def test_a_step_starts_from_the_earliest_base_whose_later_games_are_all_kept(self):
