@@ -101,30 +101,47 @@ def rows(readme: str) -> list[Row]:
     return steps
 
 
-def seen(steps: list[Row], number: int) -> set[Games]:
-    """Every snapshot the candidate of step `number` learnt from, through its bases."""
+@dataclass
+class Admission:
+    """The last step admitted as the built-in network, and the name it took (e.g. net10)."""
+    step: int
+    network: str
+
+
+def admission(readme: str) -> Admission | None:
+    """The last `Admitted: step N as netM` line of nets/README.md, if any."""
+    found = re.findall(r"^Admitted: step (\d+) as (net\d+)\b", readme, re.M)
+    return Admission(int(found[-1][0]), found[-1][1]) if found else None
+
+
+def seen(steps: list[Row], number: int, admitted: int = 0) -> set[Games]:
+    """Every snapshot the candidate of step `number` learnt from, through its bases, beyond what
+    the built-in network learnt: an admitted step is the built-in network, so the walk ends there."""
     learnt: set[Games] = set()
-    while number:
+    while number and number != admitted:
         row = steps[number - 1]
         learnt.update(row.games)
         number = row.base
     return learnt
 
 
-def choose_base(steps: list[Row], on_disk: set[Games]) -> tuple[int, set[Games]]:
+def choose_base(steps: list[Row], on_disk: set[Games], admitted: int = 0) -> tuple[int, set[Games]]:
     """The earliest step on the last candidate's line of bases (0: the built-in network) from which
     every game the last candidate learnt since is still on this machine, and those games.
 
     One fine-tune of an earlier network on all of them screens better than fine-tunes one after
     another (nets/README.md), while no network in the chain sees a game twice: the base never saw
-    them. After a lost machine the last candidate itself is the base (nothing to train again)."""
+    them. After a lost machine the last candidate itself is the base (nothing to train again).
+    `admitted` is the step that became the built-in network: the line ends there, as the
+    built-in network (0), so the chain starts again from it and its games are not trained again."""
     last = len(steps)
-    line = [last]
+    line = [0 if last == admitted else last]
     while line[-1]:
-        line.append(steps[line[-1] - 1].base)
-    learnt = seen(steps, last)
+        base = steps[line[-1] - 1].base
+        line.append(0 if base == admitted else base)
+    learnt = seen(steps, last, admitted)
     for base in reversed(line):
-        needed = learnt - seen(steps, base)
+        needed = learnt - seen(steps, base, admitted)
         if needed <= on_disk:
             return base, needed
     raise AssertionError("the last step itself needs nothing")

@@ -93,6 +93,26 @@ class TestChain(unittest.TestCase):
         # A snapshot with other bytes is not the one the table names.
         self.assertEqual(chain.choose_base(rows, {chain.Games(19, 1000, "f" * 16)}), (3, set()))
 
+    def test_an_admitted_step_is_where_the_chain_starts_again(self):
+        s17, s18, s19, s23, s24 = (chain.Games(seed, 1000, f"{seed:016x}") for seed in (17, 18, 19, 23, 24))
+        rows = [chain.Row(1, 0, [s17], "1" * 16),
+                chain.Row(2, 0, [s17, s18], "2" * 16),
+                chain.Row(3, 2, [s19], "3" * 16)]
+        self.assertIsNone(chain.admission(TABLE))
+        admitted = chain.admission(TABLE + "\nAdmitted: step 1 as net10 (2026-12-01).\nAdmitted: step 3 as net11.\n")
+        self.assertEqual(admitted, chain.Admission(3, "net11"))
+        # Step 3 is built in: nothing it learnt is trained again, even with every game kept.
+        self.assertEqual(chain.seen(rows, 3, admitted.step), set())
+        self.assertEqual(chain.choose_base(rows, {s17, s18, s19}, admitted.step), (0, set()))
+        # Without the admission the same table would start from the old built-in network again.
+        self.assertEqual(chain.choose_base(rows, {s17, s18, s19}), (0, {s17, s18, s19}))
+        # The steps after it start from the new built-in network; a lost machine falls back on
+        # the last candidate, never behind the admission.
+        rows += [chain.Row(4, 0, [s23], "4" * 16), chain.Row(5, 0, [s23, s24], "5" * 16)]
+        self.assertEqual(chain.seen(rows, 5, admitted.step), {s23, s24})
+        self.assertEqual(chain.choose_base(rows, {s17, s18, s19, s23, s24}, admitted.step), (0, {s23, s24}))
+        self.assertEqual(chain.choose_base(rows, {s24}, admitted.step), (5, set()))
+
     def test_learning_rates_are_written_short(self):
         self.assertEqual([chain.format_lr(lr) for lr in (0.0003, 0.0001, 0.001, 0.00025)],
                          ["3e-4", "1e-4", "1e-3", "2.5e-4"])
