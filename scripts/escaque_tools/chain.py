@@ -132,13 +132,12 @@ def choose_base(steps: list[Row], on_disk: set[Games], admitted: int = 0) -> tup
     One fine-tune of an earlier network on all of them screens better than fine-tunes one after
     another (nets/README.md), while no network in the chain sees a game twice: the base never saw
     them. After a lost machine the last candidate itself is the base (nothing to train again).
-    `admitted` is the step that became the built-in network: the line ends there, as the
-    built-in network (0), so the chain starts again from it and its games are not trained again."""
+    `admitted` is the step that became the built-in network: what it learnt is not learnt since,
+    so right after an admission the built-in network (tried first) needs no game again."""
     last = len(steps)
-    line = [0 if last == admitted else last]
+    line = [last]
     while line[-1]:
-        base = steps[line[-1] - 1].base
-        line.append(0 if base == admitted else base)
+        line.append(steps[line[-1] - 1].base)
     learnt = seen(steps, last, admitted)
     for base in reversed(line):
         needed = learnt - seen(steps, base, admitted)
