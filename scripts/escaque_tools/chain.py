@@ -125,7 +125,8 @@ def seen(steps: list[Row], number: int, admitted: int = 0) -> set[Games]:
     return learnt
 
 
-def choose_base(steps: list[Row], on_disk: set[Games], admitted: int = 0) -> tuple[int, set[Games]]:
+def choose_base(steps: list[Row], on_disk: set[Games], admitted: int = 0,
+                restart: bool = False) -> tuple[int, set[Games]]:
     """The earliest step on the last candidate's line of bases (0: the built-in network) from which
     every game the last candidate learnt since is still on this machine, and those games.
 
@@ -133,7 +134,14 @@ def choose_base(steps: list[Row], on_disk: set[Games], admitted: int = 0) -> tup
     another (nets/README.md), while no network in the chain sees a game twice: the base never saw
     them. After a lost machine the last candidate itself is the base (nothing to train again).
     `admitted` is the step that became the built-in network: what it learnt is not learnt since,
-    so right after an admission the built-in network (tried first) needs no game again."""
+    so right after an admission the built-in network (tried first) needs no game again.
+
+    `restart` begins a new line from the built-in network on the new games alone, leaving the
+    last candidate's line behind: after a lost machine its base is the last candidate, and a
+    candidate fine-tuned again and again on one generation reaches a plateau (step 8 from step 7
+    screened worse than step 7, 2026-12-05). The new line's steps never see the old line's games."""
+    if restart:
+        return 0, set()
     last = len(steps)
     line = [last]
     while line[-1]:

@@ -113,6 +113,20 @@ class TestChain(unittest.TestCase):
         self.assertEqual(chain.choose_base(rows, {s17, s18, s19, s23, s24}, admitted.step), (0, {s23, s24}))
         self.assertEqual(chain.choose_base(rows, {s24}, admitted.step), (5, set()))
 
+    def test_a_restarted_line_leaves_the_old_line_behind(self):
+        s19, s20, s28, s29 = (chain.Games(seed, 1000, f"{seed:016x}") for seed in (19, 20, 28, 29))
+        rows = [chain.Row(1, 0, [s19], "1" * 16),
+                chain.Row(2, 1, [s20], "2" * 16)]       # the old line, its games since lost
+        # A restart starts from the built-in network with nothing again, whatever is kept.
+        self.assertEqual(chain.choose_base(rows, {s19, s20, s28}, restart=True), (0, set()))
+        self.assertEqual(chain.choose_base(rows, {s28}), (2, set()))
+        # The restarted step: the next one on a kept machine goes back to the built-in network
+        # with the new line's games only, and after a lost machine to the new line's candidate.
+        rows.append(chain.Row(3, 0, [s28], "3" * 16))
+        self.assertEqual(chain.seen(rows, 3), {s28})
+        self.assertEqual(chain.choose_base(rows, {s19, s20, s28, s29}), (0, {s28}))
+        self.assertEqual(chain.choose_base(rows, {s29}), (3, set()))
+
     def test_learning_rates_are_written_short(self):
         self.assertEqual([chain.format_lr(lr) for lr in (0.0003, 0.0001, 0.001, 0.00025)],
                          ["3e-4", "1e-4", "1e-3", "2.5e-4"])
