@@ -138,8 +138,8 @@ def choose_base(steps: list[Row], on_disk: set[Games], admitted: int = 0,
 
     `restart` begins a new line from the built-in network on the new games alone, leaving the
     last candidate's line behind: after a lost machine its base is the last candidate, and a
-    candidate fine-tuned again and again on one generation reaches a plateau (step 8 from step 7
-    screened worse than step 7, 2026-12-05). The new line's steps never see the old line's games."""
+    candidate fine-tuned again and again on one generation reaches a plateau (step 7 fine-tuned
+    on seed 25 alone screened worse than step 7, 2026-12-05). The new line's steps never see the old line's games."""
     if restart:
         return 0, set()
     last = len(steps)
