@@ -8,11 +8,47 @@ that state; the script drives fastchess.
 
 import json
 import os
+import signal
+import subprocess
+import time
 
 from escaque_tools.stats import elo_pentanomial, normalized_elo_pentanomial
 
 RESULT = "result.json"
 CONFIG = "config.json"
+
+
+def match_args(openings, srand, games, concurrency):
+    """The fastchess arguments every queued match shares: EPD openings in random order from
+    `srand`, each played with both colours (`games` must be even), fastchess' autosave every 10
+    games, the project's adjudication, and the PGN and log in the match's folder."""
+    if games < 2 or games % 2:
+        raise ValueError("the number of games must be even and at least 2")
+    return [
+        "-openings", f"file={openings}", "format=epd", "order=random", "-srand", str(srand),
+        "-repeat", "-games", "2", "-rounds", str(games // 2), "-concurrency", str(concurrency),
+        "-recover", "-autosaveinterval", "10",
+        "-resign", "movecount=3", "score=800", "-draw", "movenumber=40", "movecount=8", "score=8",
+        "-pgnout", "file=games.pgn", "-log", "file=fastchess.log", "level=warn",
+    ]
+
+
+def run_match(command, folder, deadline=None):
+    """Runs fastchess in `folder` (its output appended to fastchess.out) until it ends or
+    `deadline` (a time.time()) passes; then interrupts it, so it saves its state. Returns True
+    if it ended by itself."""
+    with open(os.path.join(folder, "fastchess.out"), "a") as out:
+        process = subprocess.Popen(command, cwd=folder, stdout=out, stderr=subprocess.STDOUT)
+        while process.poll() is None:
+            if deadline is not None and time.time() > deadline:
+                process.send_signal(signal.SIGINT)
+                try:
+                    process.wait(timeout=60)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                return False
+            time.sleep(2)
+    return True
 
 
 def _read_config(path):

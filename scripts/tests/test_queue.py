@@ -88,5 +88,19 @@ class TestTechniqueCommand(unittest.TestCase):
         self.assertEqual(self.engine_options(command, "off"), ["option.FpImproving=0"])
 
 
+class TestMatchArgs(unittest.TestCase):
+    def test_each_opening_is_played_with_both_colours(self):
+        args = queue.match_args("/o.epd", 9, 400, 2)
+        self.assertEqual(args[args.index("-rounds") + 1], "200")
+        self.assertEqual(args[args.index("-games") + 1], "2")
+        self.assertEqual(args[args.index("-srand") + 1], "9")
+        self.assertIn("-repeat", args)
+        self.assertIn("file=/o.epd", args)
+
+    def test_an_odd_number_of_games_is_refused(self):
+        with self.assertRaises(ValueError):
+            queue.match_args("/o.epd", 1, 401, 2)
+
+
 if __name__ == "__main__":
     unittest.main()
