@@ -1,5 +1,6 @@
-//! The developer tools, apart from the engine: self-play data (`datagen`), the data files'
-//! tools (`data`), the network trainer (`train`), the Texel tuner of the hand-crafted evaluation
+//! The developer tools, apart from the engine: self-play data (`datagen`, and `rescore` to
+//! label a file again), the data files' tools (`data`), the network trainer (`train`, with
+//! `net-loss` and `net-merge`), the Texel tuner of the hand-crafted evaluation
 //! (`tune`), the fuzzer (`fuzz`), perft's command line and `--against` (`perft`), and the magic
 //! finder (`find-magics`). Each has a `cli.rs` with its arguments (clap's derive API) next to
 //! what it runs; [`Tool`] gathers them under `escaque <tool>` (see [`crate::command_line`]).
@@ -51,10 +52,12 @@ use std::process::ExitCode;
 pub enum Tool {
     Perft(perft::cli::PerftArgs),
     Datagen(datagen::cli::DatagenArgs),
+    Rescore(datagen::cli::RescoreArgs),
     #[command(subcommand)]
     Data(data::cli::DataCommand),
     Train(train::cli::TrainArgs),
     NetLoss(train::net_loss::NetLossArgs),
+    NetMerge(train::merge::NetMergeArgs),
     Tune(tune::cli::TuneArgs),
     Fuzz(fuzz::cli::FuzzArgs),
     FindMagics(magics::FindMagicsArgs),
@@ -65,9 +68,11 @@ impl Tool {
         match self {
             Tool::Perft(args) => args.run(),
             Tool::Datagen(args) => finish(args.run()),
+            Tool::Rescore(args) => finish(args.run()),
             Tool::Data(command) => finish(command.run()),
             Tool::Train(args) => finish(args.run()),
             Tool::NetLoss(args) => finish(args.run()),
+            Tool::NetMerge(args) => finish(args.run()),
             Tool::Tune(args) => finish(args.run()),
             Tool::Fuzz(args) => args.run(),
             Tool::FindMagics(args) => finish(args.run()),

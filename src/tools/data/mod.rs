@@ -17,4 +17,4 @@ pub use filter::{filter, DropReason, FilterRules, FilterSummary};
 pub use interleave::{interleave, DEFAULT_BUFFER};
 pub use packed::{GameResult, PackedPosition, RECORD_BYTES};
 pub use stats::{file_statistics, statistics, Statistics};
-pub use stream::{RecordReader, RecordWriter};
+pub use stream::{refuse_input_as_output, RecordReader, RecordWriter};

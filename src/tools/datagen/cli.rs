@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
+use super::rescore::{rescore, RescoreConfig};
 use super::{DatagenConfig, MAX_SOFT_NODES};
 use crate::board::Board;
 use crate::evaluation::Evaluation;
@@ -58,11 +59,7 @@ impl DatagenArgs {
                 Some(path) => read_book(path)?,
                 None => Vec::new(),
             },
-            evaluation: match self.eval.as_str() {
-                "hce" => Evaluation::HandCrafted,
-                "nnue" => Evaluation::Network(Network::default_network()),
-                path => Evaluation::Network(Arc::new(Network::load(path)?)),
-            },
+            evaluation: evaluation(&self.eval)?,
         };
         let path = &self.out;
         let stop = AtomicBool::new(false);
@@ -73,6 +70,72 @@ impl DatagenArgs {
             summary.positions,
             path.display(),
             summary.resumed_from_game
+        );
+        Ok(())
+    }
+}
+
+/// `--eval`: hce (the hand-crafted evaluation), nnue (the built-in network) or a network file.
+fn evaluation(name: &str) -> Result<Evaluation, String> {
+    Ok(match name {
+        "hce" => Evaluation::HandCrafted,
+        "nnue" => Evaluation::Network(Network::default_network()),
+        path => Evaluation::Network(Arc::new(Network::load(path)?)),
+    })
+}
+
+/// The positions of a data file labelled again by a search of another depth, the game results
+/// kept (a run that was stopped resumes where it stopped)
+#[derive(clap::Args, Debug)]
+pub struct RescoreArgs {
+    /// The packed input file
+    input: PathBuf,
+    /// The packed output file: the input's records in its order, each with the new score
+    output: PathBuf,
+    /// Soft node limit of each search, from a cleared table
+    #[arg(long, value_parser = whole_in(1, MAX_SOFT_NODES))]
+    nodes: u64,
+    /// Positions searched at once, one search thread each
+    #[arg(long, default_value_t = 1, value_parser = threads())]
+    threads: usize,
+    /// Hash table of each search thread, in MB
+    #[arg(long, default_value_t = DatagenConfig::default().hash_mb,
+          value_parser = whole_in(1, MAX_HASH_MB as usize))]
+    hash: usize,
+    /// The evaluation that searches: hce, nnue (the built-in network) or a network file
+    #[arg(long, default_value = "nnue", value_name = "hce|nnue|FILE.nnue")]
+    eval: String,
+}
+
+impl RescoreArgs {
+    pub fn run(self) -> Result<(), String> {
+        let config = RescoreConfig {
+            soft_nodes: self.nodes,
+            threads: self.threads,
+            hash_mb: self.hash,
+            evaluation: evaluation(&self.eval)?,
+        };
+        let log = &mut |done: u64, this_run: u64, total: u64, seconds: f64| {
+            report_err!(
+                "positions {done} of {total} (+{this_run} this run), {:.0} positions/s",
+                this_run as f64 / seconds.max(1e-9)
+            )
+        };
+        let summary = rescore(
+            &self.input,
+            &self.output,
+            &config,
+            &AtomicBool::new(false),
+            log,
+            10.0,
+        )?;
+        report!(
+            "{} of {} positions rescored at {} nodes into {} ({} this run)",
+            summary.done,
+            summary.total,
+            self.nodes,
+            self.output.display(),
+            summary.this_run
         );
         Ok(())
     }

@@ -26,9 +26,16 @@ const MAX_OPENING_SCORE: i32 = 1000;
 
 /// What the engine said about one position.
 #[derive(Default)]
-struct LastResult {
+pub(super) struct LastResult {
     score: Mutex<Option<Score>>,
     best: Mutex<Option<Move>>,
+}
+
+impl LastResult {
+    /// The score of the last principal variation reported.
+    pub(super) fn score(&self) -> Option<Score> {
+        *self.score.lock().expect("not poisoned")
+    }
 }
 
 impl Reporter for LastResult {

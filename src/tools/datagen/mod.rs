@@ -9,6 +9,7 @@
 pub mod cli;
 mod game;
 mod progress;
+pub mod rescore;
 mod status;
 
 pub use progress::run_with_progress;

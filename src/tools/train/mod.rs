@@ -14,6 +14,7 @@ pub mod cli;
 pub mod export;
 pub mod loss;
 pub mod loss_log;
+pub mod merge;
 pub mod net_loss;
 pub mod network;
 pub mod optimizer;
