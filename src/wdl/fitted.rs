@@ -5,14 +5,13 @@
 use super::model::WinRateModel;
 
 /// The checksum of the network the model was fitted for (as `eval` prints it).
-pub const NETWORK_CHECKSUM: u64 = 0xf123192ef1dabbc5;
+pub const NETWORK_CHECKSUM: u64 = 0xa4af03559d52fb3e;
 
 /// The data it was fitted on.
-pub const FITTED_ON: &str =
-    "net8-s14-n5000.bin net8-s15-n5000.bin s16-g3561.bin: 4494025 positions";
+pub const FITTED_ON: &str = "net9-s33-n5000.bin s34-g1888.bin: 1131147 positions";
 
 /// `a(m)` and `b(m)`, highest power first (see [`WinRateModel`]).
 pub const MODEL: WinRateModel = WinRateModel {
-    a: [-906.732394, 2694.006947, -2717.324408, 1049.453421],
-    b: [-155.093637, 330.950535, -228.048238, 171.359075],
+    a: [-848.840496, 2512.644018, -2563.283353, 1029.859551],
+    b: [-145.815938, 266.452042, -140.843347, 148.774434],
 };
