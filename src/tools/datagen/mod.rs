@@ -140,6 +140,33 @@ fn write_progress(path: &Path, p: &Progress) -> Result<(), String> {
     .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
+/// Opens an output to append to after its first `keep` bytes, dropping anything beyond them
+/// (what a run that was killed wrote after its last whole unit of work).
+fn open_at(path: &Path, keep: u64) -> Result<std::io::BufWriter<std::fs::File>, String> {
+    use std::io::Seek;
+    let file = OpenOptions::new()
+        .create(true)
+        .write(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    file.set_len(keep)
+        .map_err(|e| format!("cannot truncate {}: {e}", path.display()))?;
+    let mut file = std::io::BufWriter::new(file);
+    file.seek(std::io::SeekFrom::End(0))
+        .map_err(|e| format!("cannot seek {}: {e}", path.display()))?;
+    Ok(file)
+}
+
+/// Appends records to an output file and flushes it, so what is on disk is whole records.
+fn append(file: &mut impl Write, records: &[PackedPosition], path: &Path) -> Result<(), String> {
+    records
+        .iter()
+        .try_for_each(|r| file.write_all(&r.bytes))
+        .and_then(|()| file.flush())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
 /// What a finished run did.
 #[derive(Debug)]
 pub struct RunSummary {
@@ -214,19 +241,8 @@ pub fn run(
             shape: None,
         },
     };
-    let file = OpenOptions::new()
-        .create(true)
-        .write(true)
-        .truncate(false)
-        .open(out)
-        .map_err(|e| format!("cannot open {}: {e}", out.display()))?;
     // Drop a partial game written after the last progress update.
-    file.set_len(progress.bytes)
-        .map_err(|e| format!("cannot truncate {}: {e}", out.display()))?;
-    let mut file = std::io::BufWriter::new(file);
-    use std::io::Seek;
-    file.seek(std::io::SeekFrom::End(0))
-        .map_err(|e| format!("cannot seek {}: {e}", out.display()))?;
+    let mut file = open_at(out, progress.bytes)?;
 
     let first_game = progress.games;
     if first_game >= config.games {
@@ -274,11 +290,7 @@ pub fn run(
             pending.insert(index, records);
             while let Some(records) = pending.remove(&written_games) {
                 if result.is_ok() {
-                    result = records
-                        .iter()
-                        .try_for_each(|r| file.write_all(&r.bytes))
-                        .and_then(|()| file.flush())
-                        .map_err(|e| format!("cannot write {}: {e}", out.display()));
+                    result = append(&mut file, &records, out);
                 }
                 written_games += 1;
                 bytes += (records.len() * RECORD_BYTES) as u64;

@@ -11,8 +11,6 @@
 //! other settings is refused.
 
 use std::collections::BTreeMap;
-use std::fs::OpenOptions;
-use std::io::{Seek, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
@@ -162,17 +160,7 @@ pub fn rescore(
             ));
         }
     }
-    let file = OpenOptions::new()
-        .create(true)
-        .write(true)
-        .truncate(false)
-        .open(output)
-        .map_err(|e| format!("cannot open {}: {e}", output.display()))?;
-    file.set_len(done * RECORD_BYTES as u64)
-        .map_err(|e| format!("cannot truncate {}: {e}", output.display()))?;
-    let mut file = std::io::BufWriter::new(file);
-    file.seek(std::io::SeekFrom::End(0))
-        .map_err(|e| format!("cannot seek {}: {e}", output.display()))?;
+    let mut file = super::open_at(output, done * RECORD_BYTES as u64)?;
 
     let first = done as usize;
     let chunks = (records.len() - first).div_ceil(CHUNK);
@@ -239,11 +227,7 @@ pub fn rescore(
             }
             while let Some(out) = pending.remove(&next_to_write) {
                 if result.is_ok() {
-                    result = out
-                        .iter()
-                        .try_for_each(|r| file.write_all(&r.bytes))
-                        .and_then(|()| file.flush())
-                        .map_err(|e| format!("cannot write {}: {e}", output.display()));
+                    result = super::append(&mut file, &out, output);
                     if result.is_err() {
                         stop.store(true, Ordering::Relaxed);
                     }
