@@ -60,7 +60,7 @@ fn search(engine: &mut Engine, game: &Game, config: &DatagenConfig) -> Option<(M
     let request = SearchRequest::fixed(*game.board(), game.history().to_vec(), limits);
     engine.search_sync(request, reporter.clone()).ok()?;
     let best = (*reporter.best.lock().expect("not poisoned"))?;
-    let score = (*reporter.score.lock().expect("not poisoned"))?;
+    let score = reporter.score()?;
     Some((best, score))
 }
 

@@ -49,10 +49,15 @@ pub struct DatagenConfig {
 /// The largest soft node limit accepted: a search is never unbounded.
 pub const MAX_SOFT_NODES: u64 = 100_000_000;
 
+/// The hard node cap of a search with this soft limit (datagen's and rescore's).
+pub fn hard_nodes(soft_nodes: u64) -> u64 {
+    soft_nodes.saturating_mul(20)
+}
+
 impl DatagenConfig {
     /// The hard node cap of one search: a deep iteration may overrun the soft limit, not forever.
     pub fn hard_nodes(&self) -> u64 {
-        self.soft_nodes.saturating_mul(20)
+        hard_nodes(self.soft_nodes)
     }
 }
 

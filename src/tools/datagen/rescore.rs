@@ -68,7 +68,7 @@ fn label(engine: &mut Engine, record: &PackedPosition, config: &RescoreConfig) -
     let reporter = Arc::new(LastResult::default());
     let limits = Limits {
         soft_nodes: Some(config.soft_nodes),
-        nodes: Some(config.soft_nodes.saturating_mul(20)),
+        nodes: Some(super::hard_nodes(config.soft_nodes)),
         ..Limits::default()
     };
     engine

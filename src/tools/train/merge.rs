@@ -61,36 +61,20 @@ pub fn merge(
             ));
         }
     }
-    let combine = |of: &dyn Fn(&QuantisedNetwork, usize) -> f64, i: usize| {
-        let b = of(base, i);
-        b + scale * nets.iter().map(|n| of(n, i) - b).sum::<f64>()
-    };
     let mut saturated = 0;
-    let mut merge_i16 = |of: &dyn Fn(&QuantisedNetwork, usize) -> f64, len: usize| -> Vec<i16> {
-        (0..len)
-            .map(|i| {
-                let x = combine(of, i).round();
-                if x < f64::from(i16::MIN) || x > f64::from(i16::MAX) {
-                    saturated += 1;
-                }
-                x.clamp(f64::from(i16::MIN), f64::from(i16::MAX)) as i16
-            })
+    let mut to_i16 = |sums: Vec<f64>| -> Vec<i16> {
+        let (low, high) = (f64::from(i16::MIN), f64::from(i16::MAX));
+        saturated += sums.iter().filter(|&&x| x < low || x > high).count();
+        sums.into_iter()
+            .map(|x| x.clamp(low, high) as i16)
             .collect()
     };
-    let feature_weights = merge_i16(
-        &|n, i| f64::from(n.feature_weights[i]),
-        base.feature_weights.len(),
-    );
-    let feature_bias = merge_i16(
-        &|n, i| f64::from(n.feature_bias[i]),
-        base.feature_bias.len(),
-    );
-    let output_weights = merge_i16(
-        &|n, i| f64::from(n.output_weights[i]),
-        base.output_weights.len(),
-    );
-    let output_bias = (0..base.output_bias.len())
-        .map(|i| combine(&|n, i| f64::from(n.output_bias[i]), i).round() as i32)
+    let feature_weights = to_i16(combine(base, nets, scale, |n| &n.feature_weights));
+    let feature_bias = to_i16(combine(base, nets, scale, |n| &n.feature_bias));
+    let output_weights = to_i16(combine(base, nets, scale, |n| &n.output_weights));
+    let output_bias = combine(base, nets, scale, |n| &n.output_bias)
+        .into_iter()
+        .map(|x| x as i32)
         .collect();
     Ok(Merged {
         network: QuantisedNetwork {
@@ -103,6 +87,23 @@ pub fn merge(
         },
         saturated,
     })
+}
+
+/// One array of every network combined: `base + scale · Σ (net − base)`, rounded.
+fn combine<T: Copy + Into<f64>>(
+    base: &QuantisedNetwork,
+    nets: &[QuantisedNetwork],
+    scale: f64,
+    array: impl Fn(&QuantisedNetwork) -> &[T],
+) -> Vec<f64> {
+    let base_values = array(base);
+    (0..base_values.len())
+        .map(|i| {
+            let b: f64 = base_values[i].into();
+            let change: f64 = nets.iter().map(|n| array(n)[i].into() - b).sum();
+            (b + scale * change).round()
+        })
+        .collect()
 }
 
 impl NetMergeArgs {
