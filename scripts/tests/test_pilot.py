@@ -21,6 +21,16 @@ class TestPilot(unittest.TestCase):
         self.assertEqual(command[command.index("--lambda") + 1], "0.8")
         self.assertEqual(command[command.index("--batch") + 1], "4096")
 
+    def test_an_option_written_with_an_equals_sign_replaces_it_too(self):
+        command = pilot.train_command("escaque", ["a.bin"], "net.nnue", "out.nnue", 1, [], ["--seed=3"])
+        self.assertNotIn("--seed", command)
+        self.assertEqual(command[-1], "--seed=3")
+
+    def test_a_validation_file_replaces_the_held_out_fraction(self):
+        command = pilot.train_command("escaque", ["a.bin"], "net.nnue", "out.nnue", 1, [], ["--val", "v.bin"])
+        self.assertNotIn("--val-fraction", command)
+        self.assertEqual(command[-2:], ["--val", "v.bin"])
+
 
 if __name__ == "__main__":
     unittest.main()
