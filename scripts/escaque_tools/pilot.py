@@ -1,4 +1,4 @@
-"""The `escaque train` command of a pilot network (scripts/net-pilot, scripts/chain-step)."""
+"""The `escaque train` command of a pilot network (scripts/net-pilot, which scripts/chain-step runs)."""
 
 # The settings every pilot shares (nets/README.md, "A step"), each with the options that replace
 # it when a recipe names one: the trainer refuses an option given twice, and `--val FILE` with
