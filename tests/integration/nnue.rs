@@ -341,17 +341,18 @@ fn the_committed_candidate_is_the_one_its_table_names() {
             .map(str::trim)
             .collect()
     }
-    let header = readme
-        .lines()
-        .find(|l| l.starts_with("| step |"))
-        .expect("nets/README.md has the table of steps");
+    // The steps table runs from its header to the first line that is not a table row; other
+    // tables may follow it in the file.
+    let mut lines = readme.lines().skip_while(|l| !l.starts_with("| step |"));
+    let header = lines.next().expect("nets/README.md has the table of steps");
     let column = cells(header)
         .iter()
         .position(|&cell| cell == "candidate checksum")
         .expect("the table has a candidate checksum column");
-    let last_row = readme
-        .lines()
-        .rfind(|l| l.starts_with("| ") && !l.starts_with("| step"))
+    let last_row = lines
+        .take_while(|l| l.starts_with('|'))
+        .filter(|l| !l.starts_with("|-") && !l.starts_with("| -"))
+        .last()
         .expect("nets/README.md has a row for the committed candidate");
     let cell = cells(last_row)[column];
     let checksum = u64::from_str_radix(cell.trim_matches('`').trim_start_matches("0x"), 16)
