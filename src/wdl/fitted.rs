@@ -5,13 +5,13 @@
 use super::model::WinRateModel;
 
 /// The checksum of the network the model was fitted for (as `eval` prints it).
-pub const NETWORK_CHECKSUM: u64 = 0xa4af03559d52fb3e;
+pub const NETWORK_CHECKSUM: u64 = 0x8c1bbb801907eb53;
 
 /// The data it was fitted on.
-pub const FITTED_ON: &str = "net9-s33-n5000.bin s34-g1888.bin: 1131147 positions";
+pub const FITTED_ON: &str = "net10-s35-n5000-g7836.bin net10-s36-n5000-g25000.bin net10-s37-n5000-g18387.bin: 4209605 positions";
 
 /// `a(m)` and `b(m)`, highest power first (see [`WinRateModel`]).
 pub const MODEL: WinRateModel = WinRateModel {
-    a: [-848.840496, 2512.644018, -2563.283353, 1029.859551],
-    b: [-145.815938, 266.452042, -140.843347, 148.774434],
+    a: [-811.582986, 2407.444363, -2478.953769, 1033.044618],
+    b: [-49.594602, 7.650833, 84.838226, 99.298586],
 };

@@ -365,3 +365,38 @@ fn the_committed_candidate_is_the_one_its_table_names() {
     );
     assert_eq!(candidate.describe(), Network::default_network().describe());
 }
+
+/// Each generation's line, `nets/line-gN.nnue` (a mean of fine-tunes of net9 on that generation's
+/// games, merged with the others into a candidate), loads in the built-in network's shape, and
+/// nets/README.md names it with its checksum, so a damaged or swapped file fails here rather
+/// than in a merge.
+#[test]
+fn the_committed_lines_are_the_ones_nets_readme_names() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let readme = std::fs::read_to_string(format!("{root}/nets/README.md")).unwrap();
+    let mut lines: Vec<String> = std::fs::read_dir(format!("{root}/nets"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("line-") && name.ends_with(".nnue"))
+        .collect();
+    lines.sort();
+    assert!(!lines.is_empty(), "nets/ holds no line-gN.nnue");
+    for name in lines {
+        let net = Network::load(&format!("{root}/nets/{name}")).unwrap();
+        assert_eq!(
+            net.describe(),
+            Network::default_network().describe(),
+            "{name}"
+        );
+        let named = format!("`nets/{name}` (");
+        let at = readme
+            .find(&named)
+            .unwrap_or_else(|| panic!("nets/README.md does not name {name}"));
+        let sentence = &readme[at..readme.len().min(at + 120)];
+        assert!(
+            sentence.contains(&format!("checksum {:016x}", net.checksum)),
+            "nets/README.md names {name} with another checksum than {:016x}: {sentence}",
+            net.checksum
+        );
+    }
+}
