@@ -392,7 +392,7 @@ fn the_committed_lines_are_the_ones_nets_readme_names() {
         let at = readme
             .find(&named)
             .unwrap_or_else(|| panic!("nets/README.md does not name {name}"));
-        let sentence = &readme[at..readme.len().min(at + 120)];
+        let sentence: String = readme[at..].chars().take(120).collect();
         assert!(
             sentence.contains(&format!("checksum {:016x}", net.checksum)),
             "nets/README.md names {name} with another checksum than {:016x}: {sentence}",
