@@ -400,3 +400,37 @@ fn the_committed_lines_are_the_ones_nets_readme_names() {
         );
     }
 }
+
+/// `nets/built-in.txt` remakes the built-in network bit for bit: its base plus the mean of its
+/// lines' changes, as `escaque net-merge` computes it. So the network in the binary is what the
+/// committed lines say it is, and a later candidate adds a line to this same recipe.
+#[test]
+fn the_built_in_network_is_the_mean_of_the_lines_nets_built_in_names() {
+    use escaque::tools::train::merge::merge;
+    let root = env!("CARGO_MANIFEST_DIR");
+    let recipe = std::fs::read_to_string(format!("{root}/nets/built-in.txt")).unwrap();
+    let read = |name: &str| {
+        let bytes = std::fs::read(format!("{root}/nets/{name}"))
+            .unwrap_or_else(|e| panic!("nets/built-in.txt names nets/{name}: {e}"));
+        QuantisedNetwork::from_bytes(&bytes).unwrap()
+    };
+    let (mut base, mut lines) = (None, Vec::new());
+    for line in recipe.lines() {
+        let words: Vec<&str> = line.split('#').next().unwrap().split_whitespace().collect();
+        match words.as_slice() {
+            [] => {}
+            ["base", name] => base = Some(read(name)),
+            ["line", name] => lines.push(read(name)),
+            _ => panic!("nets/built-in.txt: cannot read {line:?}"),
+        }
+    }
+    let base = base.expect("nets/built-in.txt names a base");
+    assert!(lines.len() >= 2, "a mean of lines has at least two");
+    let merged = merge(&base, &lines, 1.0 / lines.len() as f64).unwrap();
+    assert_eq!(merged.saturated, 0);
+    let built_in = std::fs::read(format!("{root}/src/nnue/default.nnue")).unwrap();
+    assert!(
+        merged.network.to_bytes() == built_in,
+        "the mean of nets/built-in.txt's lines is not src/nnue/default.nnue"
+    );
+}

@@ -1,0 +1,109 @@
+"""escaque_tools.lines (nets/built-in.txt, the manifest lines of a line's games) and what
+scripts/net-line refuses before it trains."""
+
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+import _path  # noqa: F401
+from escaque_tools import lines
+from escaque_tools.chain import Snapshot
+
+REPO = Path(__file__).resolve().parents[2]
+SCRIPT = REPO / "scripts" / "net-line"
+
+SNAPSHOT = Snapshot(name="net11-s39-n5000-g9000.bin", network="net11", net_checksum="8c1bbb801907eb53", seed=39,
+                    nodes="5000", random_plies="8", games=9000, positions=741000,
+                    sha256_16="0123456789abcdef", engine="cf5bd1c")
+
+
+class TestRecipe(unittest.TestCase):
+    def test_a_recipe_is_read_and_written_back(self):
+        text = lines.format_recipe(lines.Recipe("base.nnue", ["line-g1.nnue", "line-g2.nnue"]))
+        self.assertTrue(text.startswith("# "))
+        recipe = lines.parse_recipe(text + "\n# a comment\nline line-g3.nnue  # and one here\n")
+        self.assertEqual(recipe, lines.Recipe("base.nnue", ["line-g1.nnue", "line-g2.nnue", "line-g3.nnue"]))
+
+    def test_what_is_not_a_recipe_is_refused(self):
+        for text in ["line a.nnue\n",                          # no base
+                     "base b.nnue\n",                          # no line
+                     "base b.nnue\nbase c.nnue\nline a.nnue\n",  # two bases
+                     "base b.nnue\nline a.nnue\nline a.nnue\n",  # a line twice
+                     "base b.nnue\nline ../a.nnue\n",          # outside nets/
+                     "base b.nnue\nline a.bin\n",              # not a network
+                     "base b.nnue\nlines a.nnue\n",            # an unknown word
+                     "base b.nnue\nline a.nnue extra\n"]:
+            with self.subTest(text=text), self.assertRaises(ValueError):
+                lines.parse_recipe(text)
+
+    def test_the_committed_recipe_names_files_of_nets_and_is_written_as_the_script_writes_it(self):
+        text = (REPO / "nets" / "built-in.txt").read_text()
+        recipe = lines.parse_recipe(text)
+        for name in [recipe.base, *recipe.lines]:
+            self.assertTrue((REPO / "nets" / name).is_file(), name)
+        self.assertEqual(lines.format_recipe(recipe), text)
+
+    def test_the_merge_takes_the_base_and_every_line(self):
+        command = lines.merge_command("/e", "/n", lines.Recipe("b.nnue", ["l1.nnue", "l2.nnue"]), "/o.nnue")
+        self.assertEqual(command, ["/e", "net-merge", "--base", "/n/b.nnue", "--out", "/o.nnue",
+                                   "/n/l1.nnue", "/n/l2.nnue"])
+
+
+class TestManifest(unittest.TestCase):
+    def test_a_lines_snapshot_marks_its_seed_as_trained(self):
+        entry = lines.manifest_line(SNAPSHOT, 12)
+        fields = entry.split("\t")
+        self.assertEqual(len(fields), 11)
+        self.assertTrue(fields[0].startswith("snap-s39-g9000.bin (line g12's training"))
+        self.assertEqual(fields[3:9], ["39", "5000", "8", "9000", "741000", "0123456789abcdef"])
+        self.assertEqual(lines.trained_seeds("header\n" + entry + "\n"), {39: "line g12"})
+
+    def test_the_chains_steps_count_as_trained_too(self):
+        manifest = (REPO / "scripts" / "data-manifest.tsv").read_text()
+        trained = lines.trained_seeds(manifest)
+        self.assertEqual(trained.get(17), "step 1")
+        self.assertEqual(trained.get(35), "step 10")
+        self.assertNotIn(38, trained)
+
+
+class TestRefusals(unittest.TestCase):
+    def run_script(self, *extra):
+        return subprocess.run([sys.executable, str(SCRIPT), *extra], capture_output=True, text=True, timeout=60)
+
+    def datagen_file(self, folder, seed):
+        data = Path(folder) / f"net11-s{seed}-n5000.bin"
+        data.write_bytes(bytes(64))
+        (Path(folder) / (data.name + ".progress")).write_text(
+            f"seed={seed} games=1 bytes=64 shape=5000/8/0/8c1bbb801907eb53\n")
+        return data
+
+    def test_a_generation_that_has_its_line_is_refused(self):
+        with tempfile.TemporaryDirectory() as work:
+            data = self.datagen_file(work, 1039)
+            done = self.run_script("--generation", "11", "--data", str(data), "--work", work)
+            self.assertEqual(done.returncode, 2)
+            self.assertIn("line-g11.nnue is already a line", done.stderr)
+            self.assertEqual(sorted(os.listdir(work)), sorted([data.name, data.name + ".progress"]))
+
+    def test_a_seed_already_trained_on_is_refused(self):
+        with tempfile.TemporaryDirectory() as work:
+            data = self.datagen_file(work, 35)
+            done = self.run_script("--generation", "1012", "--data", str(data), "--work", work)
+            self.assertEqual(done.returncode, 2)
+            self.assertIn("seed 35 was trained on by step 10", done.stderr)
+
+    def test_a_file_without_progress_is_refused(self):
+        with tempfile.TemporaryDirectory() as work:
+            data = Path(work) / "foreign.bin"
+            data.write_bytes(bytes(64))
+            done = self.run_script("--generation", "1012", "--data", str(data), "--work", work)
+            self.assertEqual(done.returncode, 2)
+            self.assertIn("not a datagen file", done.stderr)
+            self.assertFalse((Path(work) / "line-g1012").exists())
+
+
+if __name__ == "__main__":
+    unittest.main()
