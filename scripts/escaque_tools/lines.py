@@ -70,11 +70,12 @@ def merge_command(engine: str, nets: str, recipe: Recipe, out: str) -> list[str]
             *(f"{nets}/{line}" for line in recipe.lines)]
 
 
-def line_name(generation: int) -> str:
+def line_name(generation: str) -> str:
+    """12 -> line-g12.nnue; 12a -> line-g12a.nnue (a generation made into lines part by part)."""
     return f"line-g{generation}.nnue"
 
 
-def manifest_line(snapshot: Snapshot, generation: int) -> str:
+def manifest_line(snapshot: Snapshot, generation: str) -> str:
     """The manifest line of a snapshot that generation `generation`'s line trained on."""
     name = (f"snap-s{snapshot.seed}-g{snapshot.games}.bin (line g{generation}'s training, nets/README.md: "
             f"the first {snapshot.games} games of seed {snapshot.seed})")
@@ -88,7 +89,7 @@ def trained_seeds(manifest: str) -> dict[int, str]:
     manifest's snapshot lines: a seed is never continued once trained on."""
     seeds = {}
     for line in manifest.splitlines():
-        match = re.match(r"^snap-s(\d+)-g\d+\.bin \((?:candidate (step \d+)|(line g\d+))'s training", line)
+        match = re.match(r"^snap-s(\d+)-g\d+\.bin \((?:candidate (step \d+)|(line g\d+[a-z]?))'s training", line)
         if match:
             seeds[int(match.group(1))] = match.group(2) or match.group(3)
     return seeds

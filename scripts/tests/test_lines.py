@@ -54,18 +54,23 @@ class TestRecipe(unittest.TestCase):
 
 class TestManifest(unittest.TestCase):
     def test_a_lines_snapshot_marks_its_seed_as_trained(self):
-        entry = lines.manifest_line(SNAPSHOT, 12)
+        entry = lines.manifest_line(SNAPSHOT, "12")
         fields = entry.split("\t")
         self.assertEqual(len(fields), 11)
         self.assertTrue(fields[0].startswith("snap-s39-g9000.bin (line g12's training"))
         self.assertEqual(fields[3:9], ["39", "5000", "8", "9000", "741000", "0123456789abcdef"])
         self.assertEqual(lines.trained_seeds("header\n" + entry + "\n"), {39: "line g12"})
+        part = lines.manifest_line(SNAPSHOT, "12b").replace("snap-s39", "snap-s40")
+        self.assertIn("line g12b's training", part)
+        self.assertEqual(lines.trained_seeds(entry + "\n" + part), {39: "line g12", 40: "line g12b"})
+        self.assertEqual(lines.line_name("12b"), "line-g12b.nnue")
 
     def test_the_chains_steps_count_as_trained_too(self):
         manifest = (REPO / "scripts" / "data-manifest.tsv").read_text()
         trained = lines.trained_seeds(manifest)
         self.assertEqual(trained.get(17), "step 1")
         self.assertEqual(trained.get(35), "step 10")
+        self.assertEqual((trained.get(36), trained.get(37)), ("line g11", "line g11"))
         self.assertNotIn(38, trained)
 
 
@@ -94,6 +99,14 @@ class TestRefusals(unittest.TestCase):
             done = self.run_script("--generation", "1012", "--data", str(data), "--work", work)
             self.assertEqual(done.returncode, 2)
             self.assertIn("seed 35 was trained on by step 10", done.stderr)
+
+    def test_a_generation_that_is_not_a_number_is_refused(self):
+        with tempfile.TemporaryDirectory() as work:
+            data = self.datagen_file(work, 1039)
+            for generation in ["x", "12ab", "../12", "", "012"]:
+                done = self.run_script("--generation", generation, "--data", str(data), "--work", work)
+                self.assertEqual(done.returncode, 2, generation)
+                self.assertIn("is not a number", done.stderr)
 
     def test_a_file_without_progress_is_refused(self):
         with tempfile.TemporaryDirectory() as work:

@@ -414,18 +414,29 @@ fn the_built_in_network_is_the_mean_of_the_lines_nets_built_in_names() {
             .unwrap_or_else(|e| panic!("nets/built-in.txt names nets/{name}: {e}"));
         QuantisedNetwork::from_bytes(&bytes).unwrap()
     };
-    let (mut base, mut lines) = (None, Vec::new());
+    // As strict as scripts/escaque_tools/lines.py: one base, each line once, files of nets/.
+    let (mut base, mut names) = (None, Vec::new());
     for line in recipe.lines() {
         let words: Vec<&str> = line.split('#').next().unwrap().split_whitespace().collect();
+        if let [_, name] = words.as_slice() {
+            assert!(
+                !name.contains('/') && name.ends_with(".nnue"),
+                "nets/built-in.txt: {name} is no network file of nets/"
+            );
+        }
         match words.as_slice() {
             [] => {}
-            ["base", name] => base = Some(read(name)),
-            ["line", name] => lines.push(read(name)),
+            ["base", name] => assert!(base.replace(*name).is_none(), "a second base: {name}"),
+            ["line", name] => {
+                assert!(!names.contains(name), "{name} is named twice");
+                names.push(*name);
+            }
             _ => panic!("nets/built-in.txt: cannot read {line:?}"),
         }
     }
-    let base = base.expect("nets/built-in.txt names a base");
-    assert!(lines.len() >= 2, "a mean of lines has at least two");
+    let base = read(base.expect("nets/built-in.txt names a base"));
+    assert!(!names.is_empty(), "nets/built-in.txt names no line");
+    let lines: Vec<QuantisedNetwork> = names.iter().map(|name| read(name)).collect();
     let merged = merge(&base, &lines, 1.0 / lines.len() as f64).unwrap();
     assert_eq!(merged.saturated, 0);
     let built_in = std::fs::read(format!("{root}/src/nnue/default.nnue")).unwrap();
