@@ -205,12 +205,17 @@ def step_row(step: int, date: str, source: str, games: list[Games], positions: i
             f"| `0x{checksum}` | {screen} |")
 
 
-def manifest_line(snapshot: Snapshot, step: int) -> str:
-    name = (f"snap-s{snapshot.seed}-g{snapshot.games}.bin (candidate step {step}'s training, nets/README.md: "
+def snapshot_line(snapshot: Snapshot, trained_by: str) -> str:
+    """The manifest line of a snapshot that `trained_by` ("candidate step 3", "line g12") trained on."""
+    name = (f"snap-s{snapshot.seed}-g{snapshot.games}.bin ({trained_by}'s training, nets/README.md: "
             f"the first {snapshot.games} games of seed {snapshot.seed})")
     return "\t".join([name, snapshot.network, snapshot.net_checksum, str(snapshot.seed), snapshot.nodes,
                       snapshot.random_plies, str(snapshot.games), str(snapshot.positions), snapshot.sha256_16,
                       "yes", snapshot.engine])
+
+
+def manifest_line(snapshot: Snapshot, step: int) -> str:
+    return snapshot_line(snapshot, f"candidate step {step}")
 
 
 def stepped_seeds(manifest: str) -> dict[int, int]:

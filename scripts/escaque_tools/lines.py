@@ -14,7 +14,7 @@ Pure functions over text, so that `scripts/net-line` only runs commands and writ
 import re
 from dataclasses import dataclass, field
 
-from escaque_tools.chain import Snapshot
+from escaque_tools.chain import Snapshot, snapshot_line
 
 
 @dataclass
@@ -77,11 +77,7 @@ def line_name(generation: str) -> str:
 
 def manifest_line(snapshot: Snapshot, generation: str) -> str:
     """The manifest line of a snapshot that generation `generation`'s line trained on."""
-    name = (f"snap-s{snapshot.seed}-g{snapshot.games}.bin (line g{generation}'s training, nets/README.md: "
-            f"the first {snapshot.games} games of seed {snapshot.seed})")
-    return "\t".join([name, snapshot.network, snapshot.net_checksum, str(snapshot.seed), snapshot.nodes,
-                      snapshot.random_plies, str(snapshot.games), str(snapshot.positions), snapshot.sha256_16,
-                      "yes", snapshot.engine])
+    return snapshot_line(snapshot, f"line g{generation}")
 
 
 def trained_seeds(manifest: str) -> dict[int, str]:
