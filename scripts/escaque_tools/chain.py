@@ -218,14 +218,20 @@ def manifest_line(snapshot: Snapshot, step: int) -> str:
     return snapshot_line(snapshot, f"candidate step {step}")
 
 
-def stepped_seeds(manifest: str) -> dict[int, int]:
-    """Seeds some step trained on already (seed -> step), from the manifest's snapshot lines."""
+def trained_seeds(manifest: str) -> dict[int, str]:
+    """Seeds that a candidate step or a line trained on (seed -> "step N" or "line gN"), from the
+    manifest's snapshot lines (`snapshot_line`): a seed is never continued once trained on."""
     seeds = {}
     for line in manifest.splitlines():
-        match = re.match(r"^snap-s(\d+)-g\d+\.bin \(candidate step (\d+)'s training", line)
+        match = re.match(r"^snap-s(\d+)-g\d+\.bin \((?:candidate (step \d+)|(line g\d+[a-z]?))'s training", line)
         if match:
-            seeds[int(match.group(1))] = int(match.group(2))
+            seeds[int(match.group(1))] = match.group(2) or match.group(3)
     return seeds
+
+
+def stepped_seeds(manifest: str) -> dict[int, int]:
+    """Seeds some step trained on already (seed -> step), from the manifest's snapshot lines."""
+    return {seed: int(by.split()[1]) for seed, by in trained_seeds(manifest).items() if by.startswith("step ")}
 
 
 def engine_of(manifest: str, file_name: str) -> str:

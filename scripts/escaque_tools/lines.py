@@ -11,7 +11,6 @@ them, a word and a file of nets/ per line:
 Pure functions over text, so that `scripts/net-line` only runs commands and writes files.
 """
 
-import re
 from dataclasses import dataclass, field
 
 from escaque_tools.chain import Snapshot, snapshot_line
@@ -78,14 +77,3 @@ def line_name(generation: str) -> str:
 def manifest_line(snapshot: Snapshot, generation: str) -> str:
     """The manifest line of a snapshot that generation `generation`'s line trained on."""
     return snapshot_line(snapshot, f"line g{generation}")
-
-
-def trained_seeds(manifest: str) -> dict[int, str]:
-    """Seeds that a candidate step or a line trained on (seed -> "step N" or "line gN"), from the
-    manifest's snapshot lines: a seed is never continued once trained on."""
-    seeds = {}
-    for line in manifest.splitlines():
-        match = re.match(r"^snap-s(\d+)-g\d+\.bin \((?:candidate (step \d+)|(line g\d+[a-z]?))'s training", line)
-        if match:
-            seeds[int(match.group(1))] = match.group(2) or match.group(3)
-    return seeds

@@ -9,6 +9,8 @@ pilot trained on it can be repeated from the file's manifest line and the game c
 import hashlib
 from pathlib import Path
 
+from escaque_tools import chain
+
 RECORD_BYTES = 32
 
 
@@ -74,3 +76,21 @@ def sha256_16(path: Path) -> str:
         while chunk := f.read(1 << 20):
             digest.update(chunk)
     return digest.hexdigest()[:16]
+
+
+def describe(data: Path, folder: Path, manifest: str, build: str | None) -> chain.Snapshot:
+    """Takes (or finds) the whole-game snapshot of a file the loop plays and describes it for its
+    manifest line; `build` names the playing build where the manifest has no line for the file."""
+    fields = read_progress(data)
+    if "seed" not in fields or "shape" not in fields:
+        raise ValueError(f"{data}: no .progress with seed and shape; only files the loop plays are trained on")
+    path = take(data, folder)
+    if path == data:
+        raise ValueError(f"{data}: its .progress names no whole-game prefix (bytes=)")
+    nodes, plies, _, net_checksum = fields["shape"].split("/")
+    # The game count the snapshot was cut at, from its name (`.progress` may have moved on since).
+    games = int(path.stem.rsplit("-g", 1)[1])
+    return chain.Snapshot(
+        name=path.name, network=data.name.split("-s")[0], net_checksum=net_checksum, seed=int(fields["seed"]),
+        nodes=nodes, random_plies=plies, games=games, positions=path.stat().st_size // RECORD_BYTES,
+        sha256_16=sha256_16(path), engine=build or chain.engine_of(manifest, data.name))

@@ -9,7 +9,7 @@ import unittest
 from pathlib import Path
 
 import _path  # noqa: F401
-from escaque_tools import lines
+from escaque_tools import chain, lines
 from escaque_tools.chain import Snapshot
 
 REPO = Path(__file__).resolve().parents[2]
@@ -59,15 +59,15 @@ class TestManifest(unittest.TestCase):
         self.assertEqual(len(fields), 11)
         self.assertTrue(fields[0].startswith("snap-s39-g9000.bin (line g12's training"))
         self.assertEqual(fields[3:9], ["39", "5000", "8", "9000", "741000", "0123456789abcdef"])
-        self.assertEqual(lines.trained_seeds("header\n" + entry + "\n"), {39: "line g12"})
+        self.assertEqual(chain.trained_seeds("header\n" + entry + "\n"), {39: "line g12"})
         part = lines.manifest_line(SNAPSHOT, "12b").replace("snap-s39", "snap-s40")
         self.assertIn("line g12b's training", part)
-        self.assertEqual(lines.trained_seeds(entry + "\n" + part), {39: "line g12", 40: "line g12b"})
+        self.assertEqual(chain.trained_seeds(entry + "\n" + part), {39: "line g12", 40: "line g12b"})
         self.assertEqual(lines.line_name("12b"), "line-g12b.nnue")
 
     def test_the_chains_steps_count_as_trained_too(self):
         manifest = (REPO / "scripts" / "data-manifest.tsv").read_text()
-        trained = lines.trained_seeds(manifest)
+        trained = chain.trained_seeds(manifest)
         self.assertEqual(trained.get(17), "step 1")
         self.assertEqual(trained.get(35), "step 10")
         self.assertEqual((trained.get(36), trained.get(37)), ("line g11", "line g11"))
