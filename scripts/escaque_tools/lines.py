@@ -11,6 +11,7 @@ them, a word and a file of nets/ per line:
 Pure functions over text, so that `scripts/net-line` only runs commands and writes files.
 """
 
+import re
 from dataclasses import dataclass, field
 
 from escaque_tools.chain import Snapshot, snapshot_line
@@ -77,3 +78,28 @@ def line_name(generation: str) -> str:
 def manifest_line(snapshot: Snapshot, generation: str) -> str:
     """The manifest line of a snapshot that generation `generation`'s line trained on."""
     return snapshot_line(snapshot, f"line g{generation}")
+
+
+def replaced_parts(generation: str, replaces: str, trained: dict[int, str], recipe: Recipe) -> list[str]:
+    """The parts (12a, 12b) that generation `generation`'s new line replaces, from `--replaces`
+    (comma-separated; may be empty). A whole generation's line must replace every part of it that
+    the recipe has, or the generation would count twice in the mean. Raises ValueError for a
+    part of another generation, one no line trained, one named twice, or a part of the recipe
+    left beside its whole generation."""
+    parts = [part.strip() for part in replaces.split(",") if part.strip()]
+    if parts and not generation.isdigit():
+        raise ValueError(f"generation {generation} is a part itself; only a whole generation replaces parts")
+    trained_lines = set(trained.values())
+    for part in parts:
+        if not re.fullmatch(rf"{generation}[a-z]", part):
+            raise ValueError(f"{part!r} is not a part of generation {generation} (such as {generation}a)")
+        if f"line g{part}" not in trained_lines:
+            raise ValueError(f"no line g{part} trained on any games of the manifest")
+        if parts.count(part) > 1:
+            raise ValueError(f"{part} is named twice")
+    if generation.isdigit():
+        left = [line for line in recipe.lines
+                if re.fullmatch(rf"line-g{generation}[a-z]\.nnue", line) and line[len("line-g"):-len(".nnue")] not in parts]
+        if left:
+            raise ValueError(f"{left[0]} is a part of generation {generation} in nets/built-in.txt: replace it too")
+    return parts

@@ -74,6 +74,31 @@ class TestManifest(unittest.TestCase):
         self.assertNotIn(38, trained)
 
 
+class TestReplacedParts(unittest.TestCase):
+    TRAINED = {39: "line g12a", 40: "line g12b", 37: "line g11"}
+    RECIPE = lines.Recipe("base.nnue", ["line-g11.nnue", "line-g12a.nnue"])
+
+    def test_a_whole_generation_replaces_its_parts(self):
+        self.assertEqual(lines.replaced_parts("12", "12a,12b", self.TRAINED, self.RECIPE), ["12a", "12b"])
+        self.assertEqual(lines.replaced_parts("12", " 12a ", self.TRAINED, self.RECIPE), ["12a"])
+        self.assertEqual(lines.replaced_parts("13", "", self.TRAINED, self.RECIPE), [])
+        self.assertEqual(lines.replaced_parts("12c", "", self.TRAINED, self.RECIPE), [])
+
+    def test_what_cannot_be_replaced_is_refused(self):
+        for generation, replaces, why in [
+                ("12", "", "line-g12a.nnue is a part of generation 12"),  # a part of the recipe left
+                ("12", "12b", "line-g12a.nnue is a part of generation 12"),
+                ("12c", "12a", "is a part itself"),
+                ("13", "12a", "not a part of generation 13"),
+                ("12", "12", "not a part of generation 12"),
+                ("12", "12a,12c", "no line g12c trained"),
+                ("12", "12a,12a", "named twice"),
+                ("1", "12a", "not a part of generation 1")]:
+            with self.subTest(generation=generation, replaces=replaces), \
+                    self.assertRaisesRegex(ValueError, why):
+                lines.replaced_parts(generation, replaces, self.TRAINED, self.RECIPE)
+
+
 class TestRefusals(unittest.TestCase):
     def run_script(self, *extra):
         return subprocess.run([sys.executable, str(SCRIPT), *extra], capture_output=True, text=True, timeout=60)
@@ -99,6 +124,14 @@ class TestRefusals(unittest.TestCase):
             done = self.run_script("--generation", "1012", "--data", str(data), "--work", work)
             self.assertEqual(done.returncode, 2)
             self.assertIn("seed 35 was trained on by step 10", done.stderr)
+
+    def test_a_part_that_no_line_trained_is_not_replaced(self):
+        with tempfile.TemporaryDirectory() as work:
+            data = self.datagen_file(work, 1039)
+            done = self.run_script("--generation", "1012", "--replaces", "1012a", "--data", str(data), "--work", work)
+            self.assertEqual(done.returncode, 2)
+            self.assertIn("--replaces: no line g1012a trained", done.stderr)
+            self.assertFalse((Path(work) / "line-g1012").exists())
 
     def test_a_generation_that_is_not_a_number_is_refused(self):
         with tempfile.TemporaryDirectory() as work:
