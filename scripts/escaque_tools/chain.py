@@ -220,7 +220,9 @@ def manifest_line(snapshot: Snapshot, step: int) -> str:
 
 def trained_seeds(manifest: str) -> dict[int, str]:
     """Seeds that a candidate step or a line trained on (seed -> "step N" or "line gN"), from the
-    manifest's snapshot lines (`snapshot_line`): a seed is never continued once trained on."""
+    manifest's snapshot lines (`snapshot_line`): a seed is never continued once trained on. A seed
+    trained on twice (a part's, then the line of its whole generation that replaced the part:
+    `net-line --replaces`) belongs to the later line; the manifest is only ever appended to."""
     seeds = {}
     for line in manifest.splitlines():
         match = re.match(r"^snap-s(\d+)-g\d+\.bin \((?:candidate (step \d+)|(line g\d+[a-z]?))'s training", line)

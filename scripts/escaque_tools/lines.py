@@ -80,26 +80,71 @@ def manifest_line(snapshot: Snapshot, generation: str) -> str:
     return snapshot_line(snapshot, f"line g{generation}")
 
 
-def replaced_parts(generation: str, replaces: str, trained: dict[int, str], recipe: Recipe) -> list[str]:
+
+def parts_made(generation: str, trained: dict[int, str], nets_files: list[str], recipe: Recipe) -> set[str]:
+    """The parts (12a, 12b) of the whole generation `generation` that exist: trained on games of
+    the manifest, kept in nets/, or named by the recipe."""
+    found = {match.group(1) for by in trained.values()
+             if (match := re.fullmatch(rf"line g({generation}[a-z])", by, re.ASCII))}
+    for name in [*nets_files, *recipe.lines]:
+        if match := re.fullmatch(rf"line-g({generation}[a-z])\.nnue", name, re.ASCII):
+            found.add(match.group(1))
+    return found
+
+
+def replaced_parts(generation: str, replaces: str, trained: dict[int, str], nets_files: list[str],
+                   recipe: Recipe) -> list[str]:
     """The parts (12a, 12b) that generation `generation`'s new line replaces, from `--replaces`
-    (comma-separated; may be empty). A whole generation's line must replace every part of it that
-    the recipe has, or the generation would count twice in the mean. Raises ValueError for a
-    part of another generation, one no line trained, one named twice, or a part of the recipe
-    left beside its whole generation."""
+    (comma-separated; may be empty). So that no generation counts twice in a mean, a whole
+    generation's line must replace every part of it that was made (trained on games, kept in
+    nets/ or in the recipe), and no part is made once the whole generation has its line.
+    Raises ValueError, saying why, for anything else."""
     parts = [part.strip() for part in replaces.split(",") if part.strip()]
-    if parts and not generation.isdigit():
-        raise ValueError(f"generation {generation} is a part itself; only a whole generation replaces parts")
-    trained_lines = set(trained.values())
+    if not re.fullmatch(r"[1-9][0-9]*[a-z]?", generation, re.ASCII):
+        raise ValueError(f"generation {generation!r} is not a number, with or without a letter after it")
+    if not generation.isdigit():
+        if parts:
+            raise ValueError(f"generation {generation} is a part itself; only a whole generation replaces parts")
+        whole = generation[:-1]
+        if f"line g{whole}" in trained.values() or f"line-g{whole}.nnue" in [*nets_files, *recipe.lines]:
+            raise ValueError(f"generation {whole} has its whole line (nets/line-g{whole}.nnue); "
+                             "a part of it would count it twice")
+        return []
+    made = parts_made(generation, trained, nets_files, recipe)
     for part in parts:
-        if not re.fullmatch(rf"{generation}[a-z]", part):
+        if not re.fullmatch(rf"{generation}[a-z]", part, re.ASCII):
             raise ValueError(f"{part!r} is not a part of generation {generation} (such as {generation}a)")
-        if f"line g{part}" not in trained_lines:
+        if f"line g{part}" not in trained.values():
             raise ValueError(f"no line g{part} trained on any games of the manifest")
         if parts.count(part) > 1:
             raise ValueError(f"{part} is named twice")
-    if generation.isdigit():
-        left = [line for line in recipe.lines
-                if re.fullmatch(rf"line-g{generation}[a-z]\.nnue", line) and line[len("line-g"):-len(".nnue")] not in parts]
-        if left:
-            raise ValueError(f"{left[0]} is a part of generation {generation} in nets/built-in.txt: replace it too")
+    left = sorted(made - set(parts))
+    if left:
+        raise ValueError(f"line g{left[0]} is a part of generation {generation}: pass --replaces "
+                         f"{','.join(sorted(made))}, so that its games are trained on again and the "
+                         "generation counts once")
     return parts
+
+
+def seed_refusal(seed: int, trained: dict[int, str], replaced: list[str]) -> str | None:
+    """Why a new line may not train on `seed`, or None: a seed trained on once is not trained on
+    again, unless by the whole generation's line that replaces the part that trained it."""
+    if seed not in trained or trained[seed] in {f"line g{part}" for part in replaced}:
+        return None
+    if re.fullmatch(r"line g[0-9]+[a-z]", trained[seed], re.ASCII):
+        return (f"seed {seed} was trained on by {trained[seed]}; a line takes new seeds, or replaces that "
+                f"part (--generation {trained[seed][6:-1]} --replaces {trained[seed][6:]})")
+    return f"seed {seed} was trained on by {trained[seed]}; a line takes new seeds"
+
+
+def seeds_left_out(seeds: set[int], trained: dict[int, str], replaced: list[str]) -> list[int]:
+    """The seeds of the replaced parts that are not among `seeds`: a line that replaces a part
+    trains on its games too, or their lesson is lost."""
+    return sorted(seed for seed, by in trained.items()
+                  if by in {f"line g{part}" for part in replaced} and seed not in seeds)
+
+
+def candidate_recipe(recipe: Recipe, name: str, replaced: list[str]) -> Recipe:
+    """The recipe with the new line `name` added and the parts it replaces taken out."""
+    gone = {line_name(part) for part in replaced}
+    return Recipe(recipe.base, [*(kept for kept in recipe.lines if kept not in gone), name])

@@ -76,27 +76,74 @@ class TestManifest(unittest.TestCase):
 
 class TestReplacedParts(unittest.TestCase):
     TRAINED = {39: "line g12a", 40: "line g12b", 37: "line g11"}
+    NETS = ["line-g11.nnue", "line-g12a.nnue", "line-g12b.nnue"]
     RECIPE = lines.Recipe("base.nnue", ["line-g11.nnue", "line-g12a.nnue"])
 
+    def replaced(self, generation, replaces, trained=None, nets=None, recipe=None):
+        return lines.replaced_parts(generation, replaces, self.TRAINED if trained is None else trained,
+                                    self.NETS if nets is None else nets, recipe or self.RECIPE)
+
     def test_a_whole_generation_replaces_its_parts(self):
-        self.assertEqual(lines.replaced_parts("12", "12a,12b", self.TRAINED, self.RECIPE), ["12a", "12b"])
-        self.assertEqual(lines.replaced_parts("12", " 12a ", self.TRAINED, self.RECIPE), ["12a"])
-        self.assertEqual(lines.replaced_parts("13", "", self.TRAINED, self.RECIPE), [])
-        self.assertEqual(lines.replaced_parts("12c", "", self.TRAINED, self.RECIPE), [])
+        self.assertEqual(self.replaced("12", "12a,12b"), ["12a", "12b"])
+        self.assertEqual(self.replaced("12", " 12b, 12a "), ["12b", "12a"])
+        self.assertEqual(self.replaced("13", ""), [])
+        self.assertEqual(self.replaced("12c", ""), [])
+
+    def test_every_part_made_must_be_replaced(self):
+        # Made by games (the manifest), kept in nets/, or named by the recipe: each counts.
+        self.assertEqual(lines.parts_made("12", self.TRAINED, [], lines.Recipe("b.nnue", ["l.nnue"])), {"12a", "12b"})
+        self.assertEqual(lines.parts_made("12", {}, ["line-g12c.nnue"], lines.Recipe("b.nnue", ["line-g12d.nnue"])),
+                         {"12c", "12d"})
+        self.assertEqual(lines.parts_made("1", self.TRAINED, self.NETS, self.RECIPE), set())
+        for trained, nets, replaces in [(self.TRAINED, [], "12a"),         # 12b trained, not replaced
+                                        ({39: "line g12a"}, self.NETS, "12a"),  # 12b kept in nets/
+                                        (self.TRAINED, [], "")]:
+            with self.subTest(nets=nets, replaces=replaces), \
+                    self.assertRaisesRegex(ValueError, r"is a part of generation 12: pass --replaces 12a,12b"):
+                self.replaced("12", replaces, trained, nets, lines.Recipe("b.nnue", ["line-g11.nnue"]))
+
+    def test_no_part_once_the_whole_generation_has_its_line(self):
+        for trained, nets, recipe in [({**self.TRAINED, 39: "line g12"}, [], self.RECIPE),
+                                      (self.TRAINED, [*self.NETS, "line-g12.nnue"], self.RECIPE),
+                                      ({}, [], lines.Recipe("b.nnue", ["line-g12.nnue"]))]:
+            with self.subTest(nets=nets), self.assertRaisesRegex(ValueError, "generation 12 has its whole line"):
+                self.replaced("12c", "", trained, nets, recipe)
 
     def test_what_cannot_be_replaced_is_refused(self):
         for generation, replaces, why in [
-                ("12", "", "line-g12a.nnue is a part of generation 12"),  # a part of the recipe left
-                ("12", "12b", "line-g12a.nnue is a part of generation 12"),
                 ("12c", "12a", "is a part itself"),
                 ("13", "12a", "not a part of generation 13"),
                 ("12", "12", "not a part of generation 12"),
-                ("12", "12a,12c", "no line g12c trained"),
-                ("12", "12a,12a", "named twice"),
-                ("1", "12a", "not a part of generation 1")]:
+                ("12", "12a,12b,12c", "no line g12c trained"),
+                ("12", "12a,12a,12b", "named twice"),
+                ("1", "12a", "not a part of generation 1"),
+                ("x", "", "not a number")]:
             with self.subTest(generation=generation, replaces=replaces), \
                     self.assertRaisesRegex(ValueError, why):
-                lines.replaced_parts(generation, replaces, self.TRAINED, self.RECIPE)
+                self.replaced(generation, replaces)
+
+    def test_a_replaced_parts_seeds_are_trained_again_and_only_those(self):
+        trained = {**self.TRAINED, 35: "step 10"}
+        self.assertIsNone(lines.seed_refusal(41, trained, []))
+        self.assertIsNone(lines.seed_refusal(39, trained, ["12a"]))
+        self.assertIn("--generation 12 --replaces 12b", lines.seed_refusal(40, trained, ["12a"]))
+        self.assertIn("trained on by line g11", lines.seed_refusal(37, trained, ["12a", "12b"]))
+        self.assertIn("trained on by step 10", lines.seed_refusal(35, trained, ["12a"]))
+        self.assertEqual(lines.seeds_left_out({40, 41}, trained, ["12a", "12b"]), [39])
+        self.assertEqual(lines.seeds_left_out({39, 40}, trained, ["12a", "12b"]), [])
+        self.assertEqual(lines.seeds_left_out({41}, trained, []), [])
+
+    def test_the_candidate_takes_the_new_line_in_place_of_the_parts(self):
+        recipe = lines.Recipe("b.nnue", ["line-g11.nnue", "line-g12a.nnue", "line-g12b.nnue"])
+        self.assertEqual(lines.candidate_recipe(recipe, "line-g12.nnue", ["12a", "12b"]),
+                         lines.Recipe("b.nnue", ["line-g11.nnue", "line-g12.nnue"]))
+        self.assertEqual(lines.candidate_recipe(recipe, "line-g13a.nnue", []),
+                         lines.Recipe("b.nnue", [*recipe.lines, "line-g13a.nnue"]))
+
+    def test_the_last_line_to_train_a_seed_owns_it(self):
+        part = lines.manifest_line(SNAPSHOT, "12a")
+        whole = lines.manifest_line(SNAPSHOT, "12")
+        self.assertEqual(chain.trained_seeds(part + "\n" + whole), {39: "line g12"})
 
 
 class TestRefusals(unittest.TestCase):
@@ -130,7 +177,7 @@ class TestRefusals(unittest.TestCase):
             data = self.datagen_file(work, 1039)
             done = self.run_script("--generation", "1012", "--replaces", "1012a", "--data", str(data), "--work", work)
             self.assertEqual(done.returncode, 2)
-            self.assertIn("--replaces: no line g1012a trained", done.stderr)
+            self.assertIn("error: no line g1012a trained", done.stderr)
             self.assertFalse((Path(work) / "line-g1012").exists())
 
     def test_a_generation_that_is_not_a_number_is_refused(self):
