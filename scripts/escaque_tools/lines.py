@@ -80,7 +80,6 @@ def manifest_line(snapshot: Snapshot, generation: str) -> str:
     return snapshot_line(snapshot, f"line g{generation}")
 
 
-
 def parts_made(generation: str, trained: dict[int, str], nets_files: list[str], recipe: Recipe) -> set[str]:
     """The parts (12a, 12b) of the whole generation `generation` that exist: trained on games of
     the manifest, kept in nets/, or named by the recipe."""
