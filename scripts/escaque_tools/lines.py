@@ -70,6 +70,10 @@ def merge_command(engine: str, nets: str, recipe: Recipe, out: str) -> list[str]
             *(f"{nets}/{line}" for line in recipe.lines)]
 
 
+# A generation: a number, or a number and a letter for one part of a generation (12, 12a).
+GENERATION = re.compile(r"[1-9][0-9]*[a-z]?", re.ASCII)
+
+
 def line_name(generation: str) -> str:
     """12 -> line-g12.nnue; 12a -> line-g12a.nnue (a generation made into lines part by part)."""
     return f"line-g{generation}.nnue"
@@ -99,7 +103,7 @@ def replaced_parts(generation: str, replaces: str, trained: dict[int, str], nets
     nets/ or in the recipe), and no part is made once the whole generation has its line.
     Raises ValueError, saying why, for anything else."""
     parts = [part.strip() for part in replaces.split(",") if part.strip()]
-    if not re.fullmatch(r"[1-9][0-9]*[a-z]?", generation, re.ASCII):
+    if not GENERATION.fullmatch(generation):
         raise ValueError(f"generation {generation!r} is not a number, with or without a letter after it")
     if not generation.isdigit():
         if parts:
